@@ -1,0 +1,135 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// executor runs cases on one worker's targets and remembers which setup they hold.
+type executor struct {
+	targets   []fuzz.Target
+	lastSetup []string
+	ready     bool // the targets hold lastSetup and nothing went wrong since
+	inTarget  time.Duration
+	stmts     int64
+	valid     int64
+}
+
+// run executes c, reusing the targets' state when c's setup equals the one they hold.
+func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
+	reuse := e.ready && sameSetup(e.lastSetup, c.Setup)
+	runs := make([]fuzz.Run, len(e.targets))
+	healthy := true
+	for i, t := range e.targets {
+		runs[i].Target = t.Name()
+		start := time.Now()
+		if !reuse {
+			if err := e.call(func() error { return t.Reset(ctx) }); err != nil {
+				e.ready = false
+				return nil, fmt.Errorf("reset %s: %w", t.Name(), err)
+			}
+			rs, err := e.execAll(ctx, t, c.Setup)
+			if err != nil {
+				e.ready = false
+				return nil, err
+			}
+			runs[i].Setup = rs
+			healthy = healthy && alive(rs)
+		}
+		rs, err := e.execAll(ctx, t, queryTexts(c))
+		if err != nil {
+			e.ready = false
+			return nil, err
+		}
+		runs[i].Results = rs
+		healthy = healthy && alive(rs)
+		e.inTarget += time.Since(start)
+	}
+	e.lastSetup, e.ready = c.Setup, healthy
+	return runs, nil
+}
+
+// runFresh executes c from an empty state, leaving the targets marked as needing a reset.
+func (e *executor) runFresh(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
+	e.ready = false
+	runs, err := e.run(ctx, c)
+	e.ready = false
+	return runs, err
+}
+
+// execAll runs stmts on t; a panic in the target becomes a crash result for every statement.
+func (e *executor) execAll(ctx context.Context, t fuzz.Target, stmts []string) (rs []*fuzz.Result, err error) {
+	if len(stmts) == 0 {
+		return nil, nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			rs, err = make([]*fuzz.Result, len(stmts)), nil
+			for i := range rs {
+				rs[i] = &fuzz.Result{Status: fuzz.StatusCrash, Err: fmt.Sprintf("panic: %v", p)}
+			}
+		}
+		e.stmts += int64(len(rs))
+		for _, r := range rs {
+			if r != nil && r.Status == fuzz.StatusOK {
+				e.valid++
+			}
+		}
+	}()
+	rs, err = fuzz.ExecAll(ctx, t, stmts)
+	if err == nil && len(rs) != len(stmts) {
+		err = fmt.Errorf("polyfuzz bug: target %s answered %d of %d statements", t.Name(), len(rs), len(stmts))
+	}
+	return rs, err
+}
+
+// call runs fn, turning a panic into an error.
+func (e *executor) call(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return fn()
+}
+
+func (e *executor) close() {
+	for _, t := range e.targets {
+		t.Close()
+	}
+}
+
+func alive(rs []*fuzz.Result) bool {
+	for _, r := range rs {
+		if r == nil || r.Status == fuzz.StatusCrash || r.Status == fuzz.StatusTimeout {
+			return false
+		}
+	}
+	return true
+}
+
+func sameSetup(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func queryTexts(c *fuzz.Case) []string {
+	out := make([]string, len(c.Queries))
+	for i, q := range c.Queries {
+		out[i] = q.Text
+	}
+	return out
+}

@@ -1,0 +1,276 @@
+package campaign
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// reportPage is what the template renders.
+type reportPage struct {
+	Info      Info
+	Generated time.Time
+	// Totals is Info.Totals, or the last sample if the campaign did not record totals; nil if neither.
+	Totals       *Sample
+	TotalsSource string
+	ChecksPerSec string
+	ValidRate    string
+	Efficiency   string
+	Findings     []*Record
+	// Throughput and FindingsPlot are inline SVG, empty when there is nothing to plot.
+	Throughput   template.HTML
+	FindingsPlot template.HTML
+}
+
+// WriteReport reads campaign.json, stats.jsonl and findings/*/finding.json from the campaign
+// output directory dir and writes dir/report.html, replacing any previous report atomically.
+// A missing or empty stats.jsonl, a truncated last line in it, no findings, and a campaign.json
+// without end or totals (an interrupted campaign) are all tolerated.
+func WriteReport(dir string) error {
+	var info Info
+	b, err := os.ReadFile(filepath.Join(dir, "campaign.json"))
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &info); err != nil {
+		return fmt.Errorf("campaign.json: %w", err)
+	}
+	samples, err := readSamples(filepath.Join(dir, "stats.jsonl"))
+	if err != nil {
+		return err
+	}
+	findings, err := readRecords(filepath.Join(dir, "findings"))
+	if err != nil {
+		return err
+	}
+
+	page := reportPage{Info: info, Generated: time.Now(), Findings: findings,
+		ChecksPerSec: "—", ValidRate: "—", Efficiency: "—"}
+	switch {
+	case info.Totals != nil:
+		page.Totals, page.TotalsSource = info.Totals, "final totals"
+	case len(samples) > 0:
+		last := samples[len(samples)-1]
+		page.Totals = &last
+		page.TotalsSource = fmt.Sprintf("last sample, %.0fs into the campaign (no final totals recorded)", last.Elapsed)
+	}
+	if t := page.Totals; t != nil {
+		elapsed := t.Elapsed
+		if elapsed <= 0 && !info.End.IsZero() {
+			elapsed = info.End.Sub(info.Start).Seconds()
+		}
+		if elapsed > 0 {
+			page.ChecksPerSec = fmt.Sprintf("%.1f", float64(t.Checks)/elapsed)
+		}
+		if t.Statements > 0 {
+			page.ValidRate = fmt.Sprintf("%.1f%%", 100*float64(t.Valid)/float64(t.Statements))
+		}
+		if t.WorkerSeconds > 0 {
+			page.Efficiency = fmt.Sprintf("%.1f%%", 100*t.TargetSeconds/t.WorkerSeconds)
+		}
+	}
+
+	if len(samples) > 0 {
+		var rate, uniq plotter.XYs
+		for _, s := range samples {
+			if finite(s.Elapsed) && finite(s.ChecksPerSec) {
+				rate = append(rate, plotter.XY{X: s.Elapsed, Y: s.ChecksPerSec})
+			}
+			if finite(s.Elapsed) {
+				uniq = append(uniq, plotter.XY{X: s.Elapsed, Y: float64(s.UniqueFindings())})
+			}
+		}
+		if page.Throughput, err = plotSVG("Throughput", "checks/s", rate, plotter.NoStep); err != nil {
+			return err
+		}
+		if page.FindingsPlot, err = plotSVG("Unique findings", "findings (cumulative)", uniq, plotter.PostStep); err != nil {
+			return err
+		}
+	}
+
+	var out bytes.Buffer
+	if err := reportTmpl.Execute(&out, page); err != nil {
+		return err
+	}
+	return writeAtomic(dir, "report.html", out.Bytes())
+}
+
+// readSamples parses stats.jsonl. A malformed final line (a write cut short by a crash) is
+// skipped; a malformed line anywhere else is an error. A missing file means no samples.
+func readSamples(path string) ([]Sample, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	var samples []Sample
+	for i, line := range lines {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var s Sample
+		if err := json.Unmarshal(line, &s); err != nil {
+			if i == len(lines)-1 {
+				break
+			}
+			return nil, fmt.Errorf("%s:%d: %w", path, i+1, err)
+		}
+		samples = append(samples, s)
+	}
+	return samples, nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// plotSVG draws pts as a line against elapsed seconds and returns the SVG element, or ""
+// when there are no points.
+func plotSVG(title, ylabel string, pts plotter.XYs, step plotter.StepKind) (template.HTML, error) {
+	if len(pts) == 0 {
+		return "", nil
+	}
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "elapsed (s)"
+	p.Y.Label.Text = ylabel
+	p.X.Min, p.Y.Min = 0, 0
+	p.Add(plotter.NewGrid())
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return "", err
+	}
+	line.StepStyle = step
+	p.Add(line)
+
+	c := vgsvg.New(6*vg.Inch, 3*vg.Inch)
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return "", err
+	}
+	// Drop the XML declaration and comment that precede <svg; they do not belong inside HTML.
+	s := buf.String()
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:]
+	}
+	return template.HTML(s), nil // generated by gonum/plot from numbers and fixed labels
+}
+
+// writeAtomic writes data to dir/name through a temporary file in dir and a rename.
+func writeAtomic(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, "."+name+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.Format("2006-01-02 15:04:05 MST")
+}
+
+var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"time": fmtTime,
+	"dur": func(a, b time.Time) string {
+		if a.IsZero() || b.IsZero() {
+			return ""
+		}
+		return "(" + b.Sub(a).Round(time.Second).String() + ")"
+	},
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>polyfuzz report: {{.Info.Command}} {{.Info.Domain}}</title>
+<style>
+body { font-family: sans-serif; margin: 2em; }
+table { border-collapse: collapse; margin-bottom: 1.5em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+td.num { text-align: right; }
+figure { margin: 0 0 1.5em 0; }
+</style>
+</head>
+<body>
+<h1>polyfuzz campaign report</h1>
+{{with .Info}}
+<table>
+<tr><th>Command</th><td>{{.Command}}</td></tr>
+<tr><th>Domain</th><td>{{.Domain}}</td></tr>
+<tr><th>Seed</th><td>{{.Seed}}</td></tr>
+<tr><th>Targets</th><td>{{range $i, $t := .Targets}}{{if $i}}, {{end}}{{$t.Name}} {{$t.Version}}{{else}}—{{end}}</td></tr>
+<tr><th>Oracles</th><td>{{range $i, $o := .Oracles}}{{if $i}}, {{end}}{{$o}}{{else}}—{{end}}</td></tr>
+<tr><th>Workers</th><td>{{.Workers}}</td></tr>
+<tr><th>Start</th><td>{{time .Start}}</td></tr>
+<tr><th>End</th><td>{{if .End.IsZero}}not recorded (running or interrupted){{else}}{{time .End}} {{dur .Start .End}}{{end}}</td></tr>
+<tr><th>Stop reason</th><td>{{or .Stop "—"}}</td></tr>
+</table>
+{{end}}
+<h2>Totals</h2>
+{{with .Totals}}
+<p>From {{$.TotalsSource}}.</p>
+<table>
+<tr><th>Tests</th><td class="num">{{.Tests}}</td></tr>
+<tr><th>Checks</th><td class="num">{{.Checks}}</td></tr>
+<tr><th>Checks/s (average)</th><td class="num">{{$.ChecksPerSec}}</td></tr>
+<tr><th>Statements</th><td class="num">{{.Statements}}</td></tr>
+<tr><th>Valid statements</th><td class="num">{{$.ValidRate}}</td></tr>
+<tr><th>Skipped checks</th><td>{{range $r, $n := .Skips}}{{$r}}: {{$n}}<br>{{else}}none{{end}}</td></tr>
+<tr><th>Unique findings</th><td>{{range $k, $n := .Findings}}{{$k}}: {{$n}}<br>{{else}}none{{end}}</td></tr>
+<tr><th>Hits</th><td class="num">{{.Hits}}</td></tr>
+<tr><th>Harness efficiency (target time / worker time)</th><td class="num">{{$.Efficiency}}</td></tr>
+</table>
+{{else}}
+<p>No statistics recorded.</p>
+{{end}}
+<h2>Findings</h2>
+{{if .Findings}}
+<table>
+<tr><th>Title</th><th>Kind</th><th>Oracle</th><th>Status</th><th>Hits</th><th>First seen</th><th>Reliability</th><th>Directory</th></tr>
+{{range .Findings}}<tr><td>{{.Title}}</td><td>{{.Kind}}</td><td>{{.Oracle}}</td><td>{{.Status}}</td><td class="num">{{.Hits}}</td><td>{{time .FirstSeen}}</td><td>{{.Reliability}}</td><td><a href="findings/{{.Hash}}/">{{.Hash}}</a></td></tr>
+{{end}}</table>
+{{else}}
+<p>No findings.</p>
+{{end}}
+{{if or .Throughput .FindingsPlot}}<h2>Over time</h2>{{end}}
+{{with .Throughput}}<figure>{{.}}</figure>{{end}}
+{{with .FindingsPlot}}<figure>{{.}}</figure>{{end}}
+<p><small>Generated {{time .Generated}}.</small></p>
+</body>
+</html>
+`))

@@ -1,0 +1,286 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/sqlgen"
+)
+
+const sqlSynopsis = `usage: polyfuzz sql [flags]
+
+Generates random databases and queries for a SQL engine and checks the answers with test oracles:
+NoREC (an optimized query's row count against an unoptimizable rewrite), TLP-WHERE (a query's rows
+against the union of its partitions by p, NOT p and p IS NULL), and crash, hang and unexpected-error
+detection. Findings are written to OUT/findings/ as they are found, then confirmed, reduced and
+replayed; OUT also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
+
+func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("sql", sqlSynopsis, stderr)
+	dbms := fs.String("dbms", "sqlite", "engine to test: "+names(engines))
+	oracleList := fs.String("oracle", "norec,tlp-where", "comma-separated oracles: "+names(sqlOracles)+
+		" (error is always on)")
+	budget := fs.Duration("budget", 0, "stop after this much time, e.g. 30s, 10m (0: no time limit)")
+	tests := fs.Int64("tests", 0, "stop after this many test cases (0: no limit)")
+	workers := fs.Int("j", 0, "parallel workers, each with its own database (0: one per CPU)")
+	seed := fs.String("seed", "", "campaign seed; the same seed and options give the same cases (default: random, printed)")
+	out := fs.String("out", "polyfuzz-out", "output directory for findings, stats and the report (earlier findings are kept)")
+	perDB := fs.Int("queries-per-db", sqlgen.DefaultQueriesPerDB, "test cases that share one generated database")
+	depth := fs.Int("max-depth", 0, "maximum expression depth (0: generator default)")
+	tables := fs.Int("max-tables", 0, "maximum tables per database (0: generator default)")
+	inserts := fs.Int("max-inserts", 0, "maximum INSERT statements per database (0: generator default)")
+	distinctViews := fs.Bool("distinct-views", false, "allow SELECT DISTINCT in views (a known false-positive source)")
+	timeout := fs.Duration("timeout", 2*time.Second, "per-statement timeout; a statement over it is a hang finding")
+	isolate := fs.Bool("isolate", true, "run embedded engines in a child process, so that an engine crash becomes a finding")
+	faultSpec := fs.String("fault", "", "inject a known fault KIND:REGEXP to prove the oracles fire, e.g. 'drop-row:WHERE.*LIKE'\n"+
+		"      (kinds: drop-row, add-row, change-value, error, panic, exit, hang)")
+	maxFindings := fs.Int("max-findings", 0, "stop after this many new unique findings (0: no limit)")
+	noReduce := fs.Bool("no-reduce", false, "store findings without reducing them")
+	reduceTime := fs.Duration("reduce-time", 2*time.Minute, "time limit for reducing one finding")
+	confirm := fs.Int("confirm", 3, "re-runs of a new finding's case to measure its reliability")
+	failOnFinding := fs.Bool("fail-on-finding", false, "exit with status 3 when the campaign stores a new finding")
+	quiet := fs.Bool("quiet", false, "no progress output, only the summary")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "polyfuzz sql: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return fail("unexpected argument %q (flags start with --; see polyfuzz sql --help)", fs.Arg(0))
+	}
+	switch {
+	case *budget < 0:
+		return fail("--budget must not be negative (got %s); use e.g. --budget 1m", *budget)
+	case *tests < 0:
+		return fail("--tests must not be negative (got %d)", *tests)
+	case *workers < 0:
+		return fail("-j must not be negative (got %d)", *workers)
+	case *timeout <= 0:
+		return fail("--timeout must be positive (got %s)", *timeout)
+	case *perDB < 1 || *perDB > 1<<fuzz.SetupBits:
+		return fail("--queries-per-db must be between 1 and %d (got %d)", 1<<fuzz.SetupBits, *perDB)
+	}
+	campaignSeed := rand.Uint64() >> 1
+	if *seed != "" {
+		if _, err := fmt.Sscan(*seed, &campaignSeed); err != nil {
+			return fail("--seed must be a non-negative integer (got %q)", *seed)
+		}
+	}
+	var oracleNames []string
+	for _, n := range strings.Split(*oracleList, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			oracleNames = append(oracleNames, n)
+		}
+	}
+	genOpts := sqlgen.Options{QueriesPerDB: *perDB, MaxDepth: *depth, MaxTables: *tables,
+		MaxInserts: *inserts, DistinctViews: *distinctViews}
+	for _, n := range oracleNames {
+		if n != "error" {
+			genOpts.Oracles = append(genOpts.Oracles, n)
+		}
+	}
+	spec := targetSpec{DBMS: *dbms, Fault: *faultSpec, Timeout: *timeout, Isolate: *isolate}
+	s, err := newSQLSetup(genOpts, oracleNames, spec)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if _, err := openTarget(ctx, spec); err != nil { // fail fast on a bad engine or fault
+		return fail("%v", err)
+	}
+	store, err := campaign.NewStore(*out)
+	if err != nil {
+		return fail("%v", err)
+	}
+	live := !*quiet && isTerminal(stderr) && os.Getenv("CI") == ""
+	var progress io.Writer
+	if !*quiet {
+		progress = stderr
+	}
+	fmt.Fprintf(stderr, "polyfuzz sql: dbms %s, oracles %s, seed %d, out %s\n", *dbms,
+		strings.Join(oracleNames, ","), campaignSeed, *out)
+	cfg := campaign.Config{
+		Command: "polyfuzz sql " + strings.Join(args, " "),
+		Domain:  "sql",
+		Gen:     s.gen,
+		Oracles: s.oracles,
+		Open: func(ctx context.Context) ([]fuzz.Target, error) {
+			t, err := openTarget(ctx, spec)
+			if err != nil {
+				return nil, err
+			}
+			return []fuzz.Target{t}, nil
+		},
+		Format: s.format, Store: store, Seed: campaignSeed, Budget: *budget, Tests: *tests,
+		MaxFindings: *maxFindings, Workers: *workers, Confirm: *confirm, ReduceTime: *reduceTime,
+		Progress: progress, Live: live, ProgressEvery: time.Minute,
+		Options: spec.options(),
+		Replay:  func(dir string) string { return "polyfuzz replay " + dir },
+	}
+	if !*noReduce {
+		cfg.Reducer = sqlgen.NewReducer()
+	}
+	sum, err := campaign.Run(ctx, cfg)
+	if sum != nil {
+		fmt.Fprint(stdout, campaign.SummaryText(sum, *out))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz sql: %v\n", err)
+		return 1
+	}
+	if *failOnFinding && len(sum.New) > 0 {
+		return 3
+	}
+	return 0
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func writeReport(dir string) error { return campaign.WriteReport(dir) }
+
+const replaySynopsis = `usage: polyfuzz replay [flags] DIR
+
+Re-runs the finding stored in DIR (a directory under OUT/findings/): regenerates its case from the
+seed and checks that it equals the stored case, then runs the original and the reduced case on a
+fresh engine and checks that the oracle reports the same finding. Exits 0 when it reproduces, 1
+when it does not.`
+
+func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("replay", replaySynopsis, stderr)
+	noFault := fs.Bool("no-fault", false, "replay without the fault the finding was injected with")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "polyfuzz replay: want one argument, a finding directory (OUT/findings/HASH)")
+		return 2
+	}
+	dir := fs.Arg(0)
+	rec, _, _, err := campaign.LoadFinding(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz replay: %v\n", err)
+		return 2
+	}
+	if *noFault {
+		delete(rec.Options, "fault")
+	}
+	s, o, err := setupFromRecord(rec)
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz replay: %v\n", err)
+		return 1
+	}
+	t, err := openTarget(ctx, s.spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz replay: %v\n", err)
+		return 1
+	}
+	defer t.Close()
+	res, err := campaign.Replay(ctx, dir, s.gen, o, []fuzz.Target{t})
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz replay: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "finding: %s\n  kind %s, oracle %s, seed %d, on %s %s\n", rec.Title, rec.Kind, rec.Oracle,
+		rec.Seed, t.Name(), t.Version())
+	if res.RegenChecked {
+		fmt.Fprintf(stdout, "  case regenerated from seed: %s\n", yesNo(res.Regenerated, "identical to the stored case",
+			"DIFFERS from the stored case (generator changed since)"))
+	}
+	fmt.Fprintf(stdout, "  original case: %s\n", replayed(res.Original, rec.Title))
+	if res.HasReduced {
+		fmt.Fprintf(stdout, "  reduced case:  %s\n", replayed(res.Reduced, rec.Title))
+	}
+	if res.Finding != nil {
+		fmt.Fprintf(stdout, "  expected: %s\n  actual:   %s\n", res.Finding.Expected, res.Finding.Actual)
+	}
+	if !res.Reproduced() {
+		fmt.Fprintln(stdout, "does not reproduce")
+		return 1
+	}
+	fmt.Fprintln(stdout, "reproduces")
+	return 0
+}
+
+func yesNo(ok bool, yes, no string) string {
+	if ok {
+		return yes
+	}
+	return no
+}
+
+func replayed(got, want string) string {
+	switch got {
+	case want:
+		return "reproduces"
+	case "":
+		return "no finding"
+	}
+	return "different finding: " + got
+}
+
+const reduceSynopsis = `usage: polyfuzz reduce [flags] DIR
+
+Reduces the finding stored in DIR again, from its original case, on a fresh engine; the reduced
+case is replayed before it replaces DIR/reduced.* and DIR/repro.sh.`
+
+func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("reduce", reduceSynopsis, stderr)
+	limit := fs.Duration("reduce-time", 5*time.Minute, "time limit for the reduction")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "polyfuzz reduce: want one argument, a finding directory (OUT/findings/HASH)")
+		return 2
+	}
+	dir := filepath.Clean(fs.Arg(0))
+	rec, orig, _, err := campaign.LoadFinding(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
+		return 2
+	}
+	s, o, err := setupFromRecord(rec)
+	if err == nil && filepath.Base(filepath.Dir(dir)) != "findings" {
+		err = errors.New("the finding directory must sit in OUT/findings/")
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
+		return 1
+	}
+	t, err := openTarget(ctx, s.spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
+		return 1
+	}
+	defer t.Close()
+	store, err := campaign.NewStore(filepath.Dir(filepath.Dir(dir)))
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
+		return 1
+	}
+	red, err := campaign.ReduceFinding(ctx, store, dir, o, []fuzz.Target{t}, sqlgen.NewReducer(), s.format, *limit)
+	if err != nil {
+		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "reduced %s from %d to %d statements; replayed\n  %s\n", rec.Title,
+		len(orig.Setup)+len(orig.Queries), len(red.Setup)+len(red.Queries), filepath.Join(dir, "reduced"+s.format.Ext()))
+	return 0
+}

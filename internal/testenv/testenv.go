@@ -1,0 +1,43 @@
+// Package testenv holds what tests share: NeedEngine skips a test whose engine is missing, except
+// in CI (CI=true), where the test script must have installed it and a missing engine fails; Seed
+// gives the pinned test seed, which POLYFUZZ_SEED overrides.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+)
+
+// DefaultSeed is the seed tests use unless POLYFUZZ_SEED says otherwise.
+const DefaultSeed = 20261123
+
+// InCI reports whether the tests run in CI, where every engine must be present.
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// NeedEngine skips t (or fails it in CI) unless the named command is on PATH.
+func NeedEngine(t testing.TB, command string) {
+	t.Helper()
+	if _, err := exec.LookPath(command); err != nil {
+		if InCI() {
+			t.Fatalf("engine %s is missing in CI: the test script (scripts/test.sh) should have installed it", command)
+		}
+		t.Skipf("engine %s is not installed; run scripts/test.sh to install it", command)
+	}
+}
+
+// Seed returns the test seed and logs it, so that a failure can be replayed.
+func Seed(t testing.TB) uint64 {
+	t.Helper()
+	seed := uint64(DefaultSeed)
+	if s := os.Getenv("POLYFUZZ_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("POLYFUZZ_SEED=%q is not a number", s)
+		}
+		seed = v
+	}
+	t.Logf("seed %d (set POLYFUZZ_SEED to change it)", seed)
+	return seed
+}

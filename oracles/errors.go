@@ -1,0 +1,96 @@
+package oracles
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// Expect reports whether an engine error is expected for a statement in a scope ("setup" or
+// "query"); generators provide it from their expected-error data.
+type Expect func(scope, code, msg string) bool
+
+// Errors reports crashes, hangs and unexpected engine errors, in the setup and in the queries.
+// Expected errors (per Expect) pass; every other engine error is a finding.
+type Errors struct {
+	Expect Expect
+}
+
+// Name returns "error".
+func (Errors) Name() string { return "error" }
+
+// Check looks at every result of every run.
+func (o Errors) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	for _, run := range runs {
+		for i, r := range run.Setup {
+			if f := o.classify(c, runs, run.Target, "setup", r, c.Setup[i], ""); f != nil {
+				return fuzz.Verdict{Checked: true, Finding: f}
+			}
+		}
+		for i, r := range run.Results {
+			if f := o.classify(c, runs, run.Target, "query", r, c.Queries[i].Text, c.Queries[i].Role); f != nil {
+				return fuzz.Verdict{Checked: true, Finding: f}
+			}
+		}
+	}
+	return fuzz.Verdict{Checked: true}
+}
+
+func (o Errors) classify(c *fuzz.Case, runs []fuzz.Run, target, scope string, r *fuzz.Result, stmt, role string) *fuzz.Finding {
+	if r == nil {
+		return nil
+	}
+	f := &fuzz.Finding{Oracle: "error", Case: c, Runs: runs, Expected: "an answer", Actual: r.Err}
+	if role != "" {
+		f.Roles = []string{role}
+	}
+	switch r.Status {
+	case fuzz.StatusCrash:
+		f.Kind = fuzz.KindCrash
+		f.Title = fuzz.Title("crash", target, crashSummary(r.Err))
+	case fuzz.StatusTimeout:
+		f.Kind = fuzz.KindHang
+		f.Title = fuzz.Title("hang", target, "statement "+stmtKind(stmt)+" ran over its timeout")
+	case fuzz.StatusEngineError:
+		if o.Expect != nil && o.Expect(scope, r.Code, r.Err) {
+			return nil
+		}
+		f.Kind = fuzz.KindUnexpectedError
+		f.Title = fuzz.Title("error", target, r.Code+" "+errSummary(r.Err))
+		f.Actual = fmt.Sprintf("%s: %s (in the %s)", r.Code, r.Err, scope)
+	default:
+		return nil
+	}
+	return f
+}
+
+var hexAddr = regexp.MustCompile(`0x[0-9a-f]+|goroutine \d+`)
+
+func crashSummary(msg string) string {
+	msg = hexAddr.ReplaceAllString(msg, "")
+	if len(msg) > 120 {
+		msg = msg[:120]
+	}
+	return msg
+}
+
+// errSummary keeps an error message without the names the generator made up.
+var names = regexp.MustCompile(`\b[tvi]\d+(\.c\d+)?\b|\bc\d+\b`)
+
+func errSummary(msg string) string {
+	msg = names.ReplaceAllString(msg, "X")
+	if len(msg) > 100 {
+		msg = msg[:100]
+	}
+	return msg
+}
+
+func stmtKind(stmt string) string {
+	f := strings.Fields(stmt)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToLower(f[0])
+}

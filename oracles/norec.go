@@ -1,0 +1,85 @@
+package oracles
+
+import (
+	"fmt"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// NoREC is the Non-optimizing Reference Engine Construction oracle (Rigger and Su, 2020): the
+// number of rows an optimizable query fetches with predicate p in WHERE must equal the number of
+// rows for which p IS TRUE, counted by an unoptimizable query that evaluates p on every row.
+//
+// Layout: "norec.opt-count" (one row, one count) or "norec.opt-rows" (rows to count), and
+// "norec.unopt" (one row holding the sum; NULL counts as zero).
+type NoREC struct{}
+
+// Name returns "norec".
+func (NoREC) Name() string { return "norec" }
+
+// Check compares the counts on every run.
+func (o NoREC) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	idx := roleIndex(c, "norec.")
+	ui, ok := idx["norec.unopt"]
+	oi, countForm := idx["norec.opt-count"]
+	if !countForm {
+		oi, ok = idx["norec.opt-rows"]
+	}
+	if !ok {
+		return fuzz.Verdict{Skip: "no-layout"}
+	}
+	for ri := range runs {
+		run := &runs[ri]
+		if s := failedSkip(run, oi, ui); s != "" {
+			return fuzz.Verdict{Skip: s}
+		}
+		opt, unopt := run.Results[oi], run.Results[ui]
+		var got int64
+		if countForm {
+			if len(opt.Rows) != 1 || len(opt.Rows[0]) != 1 {
+				return o.malformed(c, runs, run.Target, "count query did not return one value")
+			}
+			if got, ok = fuzz.Count(opt.Rows[0][0]); !ok {
+				return o.malformed(c, runs, run.Target, "count query returned a non-count")
+			}
+		} else {
+			got = int64(len(opt.Rows))
+		}
+		if len(unopt.Rows) != 1 || len(unopt.Rows[0]) != 1 {
+			return o.malformed(c, runs, run.Target, "sum query did not return one value")
+		}
+		want, ok := fuzz.Count(unopt.Rows[0][0])
+		if !ok {
+			return o.malformed(c, runs, run.Target, "sum query returned a non-count")
+		}
+		if got == want {
+			continue
+		}
+		dir := "fewer"
+		if got > want {
+			dir = "more"
+		}
+		form := "count"
+		if !countForm {
+			form = "fetched"
+		}
+		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
+			Title:    fuzz.Title("norec", run.Target, "optimized query returns "+dir+" rows"),
+			Kind:     fuzz.KindWrongResult,
+			Oracle:   "norec",
+			Expected: fmt.Sprintf("%d rows for which the predicate is true (unoptimized query)", want),
+			Actual:   fmt.Sprintf("%d rows %s by the optimized query", got, form),
+			Roles:    []string{c.Queries[oi].Role, "norec.unopt"},
+			Case:     c,
+			Runs:     runs,
+		}}
+	}
+	return fuzz.Verdict{Checked: true}
+}
+
+func (NoREC) malformed(c *fuzz.Case, runs []fuzz.Run, target, what string) fuzz.Verdict {
+	return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
+		Title: fuzz.Title("norec", target, what), Kind: fuzz.KindWrongResult, Oracle: "norec",
+		Expected: "a single count", Actual: what, Case: c, Runs: runs,
+	}}
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what the tests need (Debian packages, Go modules) and runs them: vet, gofmt, go test.
+# Usage: scripts/test.sh [go test flags...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+missing=()
+command -v gcc >/dev/null || missing+=(gcc)         # cgo: the SQLite driver bundles SQLite's C source
+command -v sqlite3 >/dev/null || missing+=(sqlite3) # the shell that findings' repro.sh scripts run
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} from Debian's packages"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+go mod download
+go vet ./...
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change: $unformatted" >&2
+  exit 1
+fi
+go test -count=1 -timeout 20m "$@" ./...

@@ -1,0 +1,364 @@
+package isolated
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// EnvSpec is the environment variable that carries the child's target spec; a main that finds it
+// set calls Serve instead of doing its own work.
+const EnvSpec = "POLYFUZZ_ISOLATED_TARGET"
+
+// Options configure an isolated target.
+type Options struct {
+	// Spec is passed to the child's open function; it names the engine and its options.
+	Spec string
+	// Command starts the child; empty means the running executable with no arguments.
+	Command []string
+	// Timeout bounds one statement; a batch may take len(batch) times Timeout plus a second
+	// before the child is killed. 0 means 10 s.
+	Timeout time.Duration
+}
+
+type request struct {
+	Op    string // "reset", "exec"
+	Stmts []string
+}
+
+type response struct {
+	Name, Version string
+	Results       []*fuzz.Result
+	Err           string
+}
+
+// Target is the parent's handle on an isolated child.
+type Target struct {
+	opts          Options
+	name, version string
+
+	cmd    *exec.Cmd
+	w      *os.File
+	bw     *bufio.Writer
+	enc    *gob.Encoder
+	r      *os.File
+	dec    *gob.Decoder
+	stderr *tail
+	done   chan struct{} // closed when the child has exited
+	dead   string        // why the child is gone; empty while it runs
+	Starts int           // how many children were started, for statistics
+}
+
+// Open starts a child and waits for it to open its target.
+func Open(ctx context.Context, opts Options) (*Target, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	t := &Target{opts: opts}
+	if err := t.start(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *Target) start() error {
+	argv := t.opts.Command
+	if len(argv) == 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("find polyfuzz executable for the isolated child: %w", err)
+		}
+		argv = []string{exe}
+	}
+	// Blocking pipes: a read blocks in the kernel and wakes at once, which halves the round trip
+	// compared with the runtime's poller.
+	reqR, reqW, err := blockingPipe()
+	if err != nil {
+		return err
+	}
+	respR, respW, err := blockingPipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), EnvSpec+"="+t.opts.Spec, "GOTRACEBACK=single")
+	cmd.ExtraFiles = []*os.File{reqR, respW} // fd 3 and 4 in the child
+	t.stderr = &tail{max: 4096}
+	cmd.Stderr = t.stderr
+	if err := cmd.Start(); err != nil {
+		reqR.Close()
+		reqW.Close()
+		respR.Close()
+		respW.Close()
+		return fmt.Errorf("start isolated child %s: %w", argv[0], err)
+	}
+	reqR.Close()
+	respW.Close()
+	t.cmd, t.w, t.r = cmd, reqW, respR
+	t.bw = bufio.NewWriterSize(reqW, 64<<10)
+	t.enc = gob.NewEncoder(t.bw)
+	t.dec = gob.NewDecoder(bufio.NewReaderSize(respR, 64<<10))
+	t.done = make(chan struct{})
+	t.dead = ""
+	t.Starts++
+	go func(cmd *exec.Cmd, done chan struct{}) { cmd.Wait(); close(done) }(cmd, t.done)
+	var hello response
+	if err := t.roundTrip(nil, &hello, 30*time.Second); err != nil {
+		t.kill()
+		return fmt.Errorf("isolated child for %q did not start: %s", t.opts.Spec, t.dead)
+	}
+	if hello.Err != "" {
+		t.kill()
+		return errors.New(hello.Err)
+	}
+	t.name, t.version = hello.Name, hello.Version
+	return nil
+}
+
+// roundTrip sends req (if any) and reads one response within d. On failure the child is killed
+// and t.dead says why.
+func (t *Target) roundTrip(req *request, resp *response, d time.Duration) error {
+	var timedOut atomic.Bool
+	proc := t.cmd.Process
+	watchdog := time.AfterFunc(d, func() { timedOut.Store(true); proc.Kill() })
+	if req != nil {
+		if err := t.enc.Encode(req); err == nil {
+			err = t.bw.Flush()
+		}
+	}
+	err := t.dec.Decode(resp)
+	watchdog.Stop()
+	if err == nil {
+		return nil
+	}
+	if timedOut.Load() {
+		t.kill()
+		t.dead = fmt.Sprintf("timeout: no answer within %s; child killed", d)
+		return err
+	}
+	// The child died (EOF) or wrote garbage: collect its exit status.
+	select {
+	case <-t.done:
+	case <-time.After(2 * time.Second):
+		t.kill()
+	}
+	t.dead = "crash: " + t.exitReason()
+	t.closePipes()
+	return err
+}
+
+func (t *Target) exitReason() string {
+	<-t.done
+	st := "child exited"
+	if ps := t.cmd.ProcessState; ps != nil {
+		st = "child " + ps.String() // "exit status 2", "signal: segmentation fault"
+	}
+	if msg := t.stderr.summary(); msg != "" {
+		st += ": " + msg
+	}
+	return st
+}
+
+func (t *Target) kill() {
+	if t.cmd != nil && t.cmd.Process != nil {
+		t.cmd.Process.Kill()
+		<-t.done
+	}
+	t.closePipes()
+}
+
+func (t *Target) closePipes() {
+	if t.w != nil {
+		t.w.Close()
+		t.r.Close()
+		t.w, t.r = nil, nil
+	}
+}
+
+// Name returns the child target's name.
+func (t *Target) Name() string { return t.name }
+
+// Version returns the child target's version.
+func (t *Target) Version() string { return t.version }
+
+// Reset resets the child's target, starting a new child if the old one is gone.
+func (t *Target) Reset(ctx context.Context) error {
+	if t.dead != "" || t.w == nil {
+		if err := t.start(); err != nil {
+			return err
+		}
+	}
+	var resp response
+	if err := t.roundTrip(&request{Op: "reset"}, &resp, t.opts.Timeout+time.Second); err != nil {
+		// A child that dies on reset gets one more chance with a fresh process.
+		if err := t.start(); err != nil {
+			return err
+		}
+		if err := t.roundTrip(&request{Op: "reset"}, &resp, t.opts.Timeout+time.Second); err != nil {
+			return fmt.Errorf("isolated %s: reset: %s", t.name, t.dead)
+		}
+	}
+	if resp.Err != "" {
+		return errors.New(resp.Err)
+	}
+	return nil
+}
+
+// Exec runs one statement in the child.
+func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
+	rs, err := t.ExecBatch(ctx, []string{stmt})
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+// ExecBatch runs statements in the child in one round trip. If the child dies or hangs, every
+// statement of the batch is answered with a crash or timeout result naming the cause.
+func (t *Target) ExecBatch(ctx context.Context, stmts []string) ([]*fuzz.Result, error) {
+	if t.dead != "" || t.w == nil {
+		return failed(stmts, fuzz.StatusCrash, "child not running: "+t.dead), nil
+	}
+	var resp response
+	d := time.Duration(len(stmts))*t.opts.Timeout + time.Second
+	if err := t.roundTrip(&request{Op: "exec", Stmts: stmts}, &resp, d); err != nil {
+		st := fuzz.StatusCrash
+		if strings.HasPrefix(t.dead, "timeout") {
+			st = fuzz.StatusTimeout
+		}
+		return failed(stmts, st, t.dead), nil
+	}
+	if resp.Err != "" {
+		return nil, errors.New(resp.Err)
+	}
+	return resp.Results, nil
+}
+
+func failed(stmts []string, st fuzz.Status, msg string) []*fuzz.Result {
+	out := make([]*fuzz.Result, len(stmts))
+	for i := range out {
+		out[i] = &fuzz.Result{Status: st, Err: msg}
+	}
+	return out
+}
+
+// Close stops the child.
+func (t *Target) Close() error {
+	if t.w != nil {
+		t.w.Close() // the child sees EOF and exits
+		select {
+		case <-t.done:
+		case <-time.After(2 * time.Second):
+			t.kill()
+		}
+		t.closePipes()
+	}
+	return nil
+}
+
+// Serve is the child's main loop: it opens the target named by the EnvSpec variable with open,
+// answers requests on fd 3/4 until the parent closes the pipe, and exits the process.
+func Serve(open func(spec string) (fuzz.Target, error)) {
+	in := os.NewFile(3, "requests")
+	out := os.NewFile(4, "responses")
+	bw := bufio.NewWriterSize(out, 64<<10)
+	enc := gob.NewEncoder(bw)
+	dec := gob.NewDecoder(bufio.NewReaderSize(in, 64<<10))
+	send := func(r *response) {
+		if err := enc.Encode(r); err == nil {
+			err = bw.Flush()
+		}
+	}
+	tg, err := open(os.Getenv(EnvSpec))
+	if err != nil {
+		send(&response{Err: err.Error()})
+		os.Exit(1)
+	}
+	send(&response{Name: tg.Name(), Version: tg.Version()})
+	ctx := context.Background()
+	for {
+		var req request
+		if err := dec.Decode(&req); err != nil {
+			tg.Close()
+			os.Exit(0)
+		}
+		var resp response
+		switch req.Op {
+		case "reset":
+			if err := tg.Reset(ctx); err != nil {
+				resp.Err = err.Error()
+			}
+		case "exec":
+			rs, err := fuzz.ExecAll(ctx, tg, req.Stmts)
+			if err != nil {
+				resp.Err = err.Error()
+			}
+			resp.Results = rs
+		default:
+			resp.Err = fmt.Sprintf("isolated child: unknown request %q", req.Op)
+		}
+		send(&resp)
+	}
+}
+
+// IsChild reports whether this process was started as an isolated child.
+func IsChild() bool { return os.Getenv(EnvSpec) != "" }
+
+// tail keeps the last bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = t.buf[len(t.buf)-t.max:]
+	}
+	return len(p), nil
+}
+
+// summary returns the first line of a Go panic, or the last non-empty line written.
+func (t *tail) summary() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := bytes.Split(bytes.TrimSpace(t.buf), []byte("\n"))
+	for _, l := range lines {
+		if bytes.HasPrefix(l, []byte("panic: ")) || bytes.HasPrefix(l, []byte("fatal error: ")) ||
+			bytes.HasPrefix(l, []byte("SIG")) {
+			return string(l)
+		}
+	}
+	if len(lines) > 0 {
+		return string(lines[len(lines)-1])
+	}
+	return ""
+}
+
+var _ io.Writer = (*tail)(nil)
+
+func blockingPipe() (r, w *os.File, err error) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return nil, nil, fmt.Errorf("pipe: %w", err)
+	}
+	return os.NewFile(uintptr(p[0]), "pipe-r"), os.NewFile(uintptr(p[1]), "pipe-w"), nil
+}
