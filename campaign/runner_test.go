@@ -1,0 +1,182 @@
+package campaign
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// The runner's unit tests use a fake generator, target and oracle; engines are tested for real in
+// cmd/polyfuzz.
+
+type fakeGen struct{ perSetup int }
+
+func (g fakeGen) CasesPerSetup() int { return g.perSetup }
+func (g fakeGen) Generate(seed uint64) (*fuzz.Case, error) {
+	return &fuzz.Case{Domain: "fake", Gen: "fake", Seed: seed,
+		Setup:   []string{fmt.Sprintf("setup %d", fuzz.SetupSeed(seed))},
+		Queries: []fuzz.Query{{Role: "q", Text: fmt.Sprintf("query %d", seed)}}}, nil
+}
+
+type fakeTarget struct {
+	mu     *sync.Mutex
+	log    *[]string // every statement and reset, across targets
+	panics func(stmt string) bool
+}
+
+func (t *fakeTarget) Name() string    { return "fake" }
+func (t *fakeTarget) Version() string { return "1" }
+func (t *fakeTarget) Close() error    { return nil }
+func (t *fakeTarget) Reset(context.Context) error {
+	t.mu.Lock()
+	*t.log = append(*t.log, "reset")
+	t.mu.Unlock()
+	return nil
+}
+func (t *fakeTarget) Exec(_ context.Context, stmt string) (*fuzz.Result, error) {
+	if t.panics != nil && t.panics(stmt) {
+		panic("fake target panic")
+	}
+	t.mu.Lock()
+	*t.log = append(*t.log, stmt)
+	t.mu.Unlock()
+	return &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{fuzz.Text(stmt)}}}, nil
+}
+
+// fakeOracle reports a finding for every case whose seed is a multiple of every, and a crash for
+// crashed results.
+type fakeOracle struct{ every uint64 }
+
+func (fakeOracle) Name() string { return "fake" }
+func (o fakeOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	for _, r := range runs[0].Results {
+		if r.Status == fuzz.StatusCrash {
+			return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{Title: "crash: fake: " + r.Err,
+				Kind: fuzz.KindCrash, Oracle: "fake", Case: c, Runs: runs}}
+		}
+	}
+	if o.every > 0 && c.Seed%o.every == 0 {
+		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{Title: "fake: fake: bad", Kind: fuzz.KindWrongResult,
+			Oracle: "fake", Expected: "good", Actual: "bad", Case: c, Runs: runs}}
+	}
+	return fuzz.Verdict{Checked: true}
+}
+
+func newConfig(t *testing.T, perSetup int, o fakeOracle, panics func(string) bool) (Config, *[]string) {
+	store, err := NewStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	log := &[]string{}
+	return Config{
+		Domain: "fake", Gen: fakeGen{perSetup}, Oracles: []fuzz.Oracle{o}, Store: store, Seed: 7, Workers: 2,
+		Open: func(context.Context) ([]fuzz.Target, error) {
+			return []fuzz.Target{&fakeTarget{mu: &mu, log: log, panics: panics}}, nil
+		},
+	}, log
+}
+
+func TestRunSetupReuseAndSeeds(t *testing.T) {
+	tests := []struct{ perSetup, n int }{{1, 12}, {4, 40}, {100, 250}}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.perSetup), func(t *testing.T) {
+			cfg, log := newConfig(t, tc.perSetup, fakeOracle{}, nil)
+			cfg.Tests = int64(tc.n)
+			sum, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Totals.Tests != int64(tc.n) || sum.Totals.Checks != int64(tc.n) || sum.Info.Stop != "tests" {
+				t.Fatalf("totals %+v, stop %q", sum.Totals, sum.Info.Stop)
+			}
+			var resets int
+			var queries []string
+			for _, s := range *log {
+				if s == "reset" {
+					resets++
+				} else if strings.HasPrefix(s, "query ") {
+					queries = append(queries, s)
+				}
+			}
+			if want := (tc.n + tc.perSetup - 1) / tc.perSetup; resets != want {
+				t.Errorf("%d resets, want one per setup: %d", resets, want)
+			}
+			var want []string
+			for i := range tc.n {
+				want = append(want, fmt.Sprintf("query %d", fuzz.CaseSeed(7, uint64(i), tc.perSetup)))
+			}
+			slices.Sort(want)
+			slices.Sort(queries)
+			if !slices.Equal(queries, want) {
+				t.Errorf("ran cases %v, want %v", queries, want)
+			}
+			for _, f := range []string{"campaign.json", "stats.jsonl", "report.html"} {
+				if _, err := os.Stat(filepath.Join(cfg.Store.Dir, f)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}
+
+func TestRunDedupAndReplay(t *testing.T) {
+	cfg, _ := newConfig(t, 1, fakeOracle{every: 1}, nil) // every case fails the same way
+	cfg.Tests = 30
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.New) != 1 || sum.New[0].Hits != 30 || sum.New[0].Status != StatusConfirmed ||
+		sum.New[0].Reliability != "3/3" {
+		t.Fatalf("findings %+v", sum.New)
+	}
+	dir := filepath.Join(cfg.Store.Dir, "findings", Hash("fake: fake: bad"))
+	rec, orig, _, err := LoadFinding(dir)
+	if err != nil || rec.Hits != 30 || orig.Seed != rec.Seed {
+		t.Fatalf("stored %+v %v", rec, err)
+	}
+	ts, _ := cfg.Open(context.Background())
+	res, err := Replay(context.Background(), dir, cfg.Gen, cfg.Oracles[0], ts)
+	if err != nil || !res.Reproduced() || !res.Regenerated {
+		t.Fatalf("replay %+v %v", res, err)
+	}
+	// A second campaign on the same OUT counts hits on the stored finding instead of a new one.
+	store, _ := NewStore(cfg.Store.Dir)
+	cfg.Store = store
+	cfg.Tests = 5
+	sum, err = Run(context.Background(), cfg)
+	if err != nil || len(sum.New) != 0 || len(sum.Seen) != 1 || sum.Seen[0].Hits != 35 {
+		t.Fatalf("second campaign: new %v seen %+v err %v", sum.New, sum.Seen, err)
+	}
+}
+
+func TestRunTargetPanic(t *testing.T) {
+	cfg, _ := newConfig(t, 1, fakeOracle{}, func(s string) bool { return strings.HasSuffix(s, "3") })
+	cfg.Tests = 50
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Totals.Tests != 50 || len(sum.New) != 1 || sum.New[0].Kind != fuzz.KindCrash ||
+		!strings.Contains(sum.New[0].Title, "panic: fake target panic") {
+		t.Fatalf("tests %d, findings %+v", sum.Totals.Tests, sum.New)
+	}
+}
+
+func TestRunInterrupted(t *testing.T) {
+	cfg, _ := newConfig(t, 1, fakeOracle{}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sum, err := Run(ctx, cfg)
+	if err != nil || sum.Info.Stop != "interrupted" {
+		t.Fatalf("stop %q, err %v", sum.Info.Stop, err)
+	}
+}

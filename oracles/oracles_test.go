@@ -1,0 +1,115 @@
+package oracles
+
+import (
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+func ok(rows ...[]string) *fuzz.Result { return &fuzz.Result{Status: fuzz.StatusOK, Rows: rows} }
+func row(v ...string) []string      { return v }
+
+func norecCase(countForm bool) *fuzz.Case {
+	opt := fuzz.Query{Role: "norec.opt-rows", Text: "SELECT * FROM t0 WHERE p"}
+	if countForm {
+		opt = fuzz.Query{Role: "norec.opt-count", Text: "SELECT COUNT(*) FROM t0 WHERE p"}
+	}
+	return &fuzz.Case{Queries: []fuzz.Query{opt, {Role: "norec.unopt", Text: "SELECT SUM(...)"}}}
+}
+
+func TestNoREC(t *testing.T) {
+	tests := []struct {
+		name      string
+		countForm bool
+		opt, sum  *fuzz.Result
+		title     string // "" for no finding
+		skip      string
+	}{
+		{"count agrees", true, ok(row("i:2")), ok(row("i:2")), "", ""},
+		{"rows agree", false, ok(row("i:1"), row("i:2")), ok(row("i:2")), "", ""},
+		{"sum null is zero", false, ok(), ok(row("NULL")), "", ""},
+		{"fewer", true, ok(row("i:1")), ok(row("i:2")), "norec: sqlite: optimized query returns fewer rows", ""},
+		{"more rows", false, ok(row("i:1"), row("i:1"), row("i:1")), ok(row("i:2")),
+			"norec: sqlite: optimized query returns more rows", ""},
+		{"decimal sum", true, ok(row("i:3")), ok(row("d:3")), "", ""},
+		{"error skips", true, &fuzz.Result{Status: fuzz.StatusEngineError}, ok(row("i:2")), "", "error"},
+		{"crash skips", true, ok(row("i:2")), &fuzz.Result{Status: fuzz.StatusCrash}, "", "crash"},
+		{"malformed count", true, ok(), ok(row("i:2")), "norec: sqlite: count query did not return one value", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := norecCase(tc.countForm)
+			v := NoREC{}.Check(c, []fuzz.Run{{Target: "sqlite", Results: []*fuzz.Result{tc.opt, tc.sum}}})
+			checkVerdict(t, v, tc.title, tc.skip, fuzz.KindWrongResult)
+		})
+	}
+}
+
+func TestTLP(t *testing.T) {
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "tlp.orig"}, {Role: "tlp.p"}, {Role: "tlp.notp"}, {Role: "tlp.null"}}}
+	a, b, n := row("i:1", "t:a"), row("i:2", "t:b"), row("NULL", "NULL")
+	tests := []struct {
+		name                string
+		orig, p, notp, null *fuzz.Result
+		title, skip         string
+	}{
+		{"partition", ok(a, b, n), ok(a), ok(b), ok(n), "", ""},
+		{"duplicates count", ok(a, a, b), ok(a, a), ok(b), ok(), "", ""},
+		{"missing", ok(a, b, n), ok(a), ok(), ok(n), "tlp-where: sqlite: partitions miss rows", ""},
+		{"extra", ok(a, b), ok(a, b), ok(b), ok(), "tlp-where: sqlite: partitions add rows", ""},
+		{"typed", ok(row("i:1")), ok(row("r:1")), ok(), ok(), "tlp-where: sqlite: partitions differ from the original rows", ""},
+		{"timeout skips", ok(a), ok(a), &fuzz.Result{Status: fuzz.StatusTimeout}, ok(), "", "timeout"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := TLP{}.Check(c, []fuzz.Run{{Target: "sqlite", Results: []*fuzz.Result{tc.orig, tc.p, tc.notp, tc.null}}})
+			checkVerdict(t, v, tc.title, tc.skip, fuzz.KindWrongResult)
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	expect := func(scope, code, msg string) bool { return scope == "setup" && code == "SQLITE_CONSTRAINT_UNIQUE" }
+	c := &fuzz.Case{Setup: []string{"INSERT INTO t0 VALUES (1)"}, Queries: []fuzz.Query{{Role: "q", Text: "SELECT 1"}}}
+	tests := []struct {
+		name  string
+		setup *fuzz.Result
+		query *fuzz.Result
+		title string
+		kind  fuzz.Kind
+	}{
+		{"expected", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "SQLITE_CONSTRAINT_UNIQUE"}, ok(), "", 0},
+		{"unexpected in query", ok(), &fuzz.Result{Status: fuzz.StatusEngineError, Code: "SQLITE_CORRUPT",
+			Err: "database disk image is malformed in t0"}, "error: sqlite: sqlite_corrupt database disk image is malformed in x",
+			fuzz.KindUnexpectedError},
+		{"crash", ok(), &fuzz.Result{Status: fuzz.StatusCrash, Err: "child signal: segmentation fault"},
+			"crash: sqlite: child signal: segmentation fault", fuzz.KindCrash},
+		{"hang", ok(), &fuzz.Result{Status: fuzz.StatusTimeout}, "hang: sqlite: statement select ran over its timeout", fuzz.KindHang},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Errors{Expect: expect}.Check(c, []fuzz.Run{{Target: "sqlite", Setup: []*fuzz.Result{tc.setup},
+				Results: []*fuzz.Result{tc.query}}})
+			checkVerdict(t, v, tc.title, "", tc.kind)
+		})
+	}
+}
+
+func checkVerdict(t *testing.T, v fuzz.Verdict, title, skip string, kind fuzz.Kind) {
+	t.Helper()
+	if v.Skip != skip {
+		t.Fatalf("skip = %q, want %q", v.Skip, skip)
+	}
+	if title == "" {
+		if v.Finding != nil {
+			t.Fatalf("unexpected finding %q (%s; %s)", v.Finding.Title, v.Finding.Expected, v.Finding.Actual)
+		}
+		return
+	}
+	if v.Finding == nil {
+		t.Fatalf("no finding, want %q", title)
+	}
+	if v.Finding.Title != title || v.Finding.Kind != kind {
+		t.Fatalf("finding %q (%s), want %q (%s)", v.Finding.Title, v.Finding.Kind, title, kind)
+	}
+}
