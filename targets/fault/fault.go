@@ -89,7 +89,7 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	switch t.Spec.Kind {
 	case Panic:
 		t.Hits++
-		panic("fault: planted panic on " + stmt)
+		panic("fault: planted panic")
 	case Exit:
 		t.Hits++
 		fmt.Fprintln(os.Stderr, "fault: planted crash")

@@ -1,0 +1,226 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/isolated"
+)
+
+// TestMain lets the test binary serve as the isolated child of the campaigns it runs.
+func TestMain(m *testing.M) {
+	if isolated.IsChild() {
+		serveChild()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// polyfuzz runs one command line in process and returns its exit code, stdout and stderr.
+func polyfuzz(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func records(t *testing.T, out string) map[string]*campaign.Record {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(out, "findings", "*", "finding.json"))
+	m := map[string]*campaign.Record{}
+	for _, p := range paths {
+		rec, _, _, err := campaign.LoadFinding(filepath.Dir(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[rec.Title] = rec
+	}
+	return m
+}
+
+// TestFaultsFire proves each oracle fires on a real SQLite with a planted fault: the finding has the
+// right kind and title, repeated hits are one finding, the case is reduced to a handful of
+// statements, and the stored finding replays. A crashing or panicking engine does not stop the
+// campaign.
+func TestFaultsFire(t *testing.T) {
+	seed := fmt.Sprint(testenv.Seed(t))
+	tests := []struct {
+		name   string
+		fault  string
+		extra  []string
+		titles map[string]string // title -> kind
+	}{
+		{"drop-row", `drop-row:^SELECT \* FROM .* WHERE .*LIKE`, nil, map[string]string{
+			"norec: sqlite: optimized query returns fewer rows": "wrong-result",
+			"tlp-where: sqlite: partitions miss rows":           "wrong-result",
+		}},
+		{"add-row", `add-row:^SELECT \* FROM .* WHERE \(\(`, []string{"--oracle", "tlp-where"}, map[string]string{
+			"tlp-where: sqlite: partitions add rows": "wrong-result",
+		}},
+		{"change-value", `change-value:^SELECT COUNT\(\*\) FROM .* WHERE .* IN \(`, []string{"--oracle", "norec"},
+			map[string]string{"norec: sqlite: optimized query returns more rows": "wrong-result"}},
+		{"child dies", `exit:^SELECT COUNT\(\*\) FROM .* WHERE .*GLOB`, nil, map[string]string{
+			"crash: sqlite: child exit status N: fault: planted crash": "crash",
+		}},
+		{"in-process panic", `panic:^SELECT COUNT\(\*\) FROM .* WHERE .*GLOB`, []string{"--isolate=false"},
+			map[string]string{"crash: sqlite: panic: fault: planted panic": "crash"}},
+		{"hang", `hang:^SELECT SUM\(count\) FROM .*instr\(`, nil, map[string]string{
+			"hang: sqlite: statement select ran over its timeout": "hang",
+		}},
+		{"unexpected error", `error:^SELECT \* FROM .* WHERE .*BETWEEN`, []string{"--oracle", "tlp-where"},
+			map[string]string{"error: sqlite: fault fault: planted error": "unexpected-error"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			args := append([]string{"sql", "--tests", "3000", "--seed", seed, "-j", "2", "--quiet", "--out", out,
+				"--fault", tc.fault}, tc.extra...)
+			code, stdout, stderr := polyfuzz(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			if !strings.Contains(stdout, "tests 3000 ") {
+				t.Errorf("the campaign did not run all its tests:\n%s", stdout)
+			}
+			recs := records(t, out)
+			for title, kind := range tc.titles {
+				rec := recs[title]
+				if rec == nil {
+					t.Fatalf("no finding %q; got:\n%s", title, stdout)
+				}
+				if rec.Kind.String() != kind || rec.Hits < 2 || rec.Status != campaign.StatusReduced {
+					t.Errorf("%s: kind %s, hits %d, status %s (%s); want %s, several hits, reduced",
+						title, rec.Kind, rec.Hits, rec.Status, rec.Note, kind)
+				}
+				if rec.ReducedStatements > 6 {
+					t.Errorf("%s: reduced case has %d statements, want a handful", title, rec.ReducedStatements)
+				}
+				dir := filepath.Join(out, "findings", rec.Hash)
+				code, rout, rerr := polyfuzz(t, "replay", dir)
+				if code != 0 || !strings.Contains(rout, "identical to the stored case") {
+					t.Errorf("replay of %s: exit %d\n%s%s", title, code, rout, rerr)
+				}
+			}
+		})
+	}
+}
+
+// TestPlainSQLiteReportsNothing runs the seeds of TestFaultsFire without a fault: no findings.
+func TestPlainSQLiteReportsNothing(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := polyfuzz(t, "sql", "--tests", "20000", "--seed", fmt.Sprint(testenv.Seed(t)),
+		"-j", "2", "--quiet", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	if recs := records(t, out); len(recs) != 0 {
+		t.Fatalf("plain SQLite gave findings (false alarms or real bugs):\n%s", stdout)
+	}
+	var info campaign.Info
+	b, _ := os.ReadFile(filepath.Join(out, "campaign.json"))
+	if err := json.Unmarshal(b, &info); err != nil || info.Totals == nil || info.Totals.Checks < 20000 {
+		t.Fatalf("campaign.json: %+v %v", info, err)
+	}
+	t.Logf("%s", stdout)
+}
+
+// TestOutLayout checks that a campaign writes OUT as DESIGN.md describes, and that repro.sh
+// reproduces with the sqlite3 shell.
+func TestOutLayout(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := polyfuzz(t, "sql", "--tests", "2000", "--seed", "1", "--quiet", "--out", out,
+		"--fault", `drop-row:^SELECT \* FROM .* WHERE .*LIKE`, "--oracle", "tlp-where")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, f := range []string{"campaign.json", "stats.jsonl", "report.html"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	recs := records(t, out)
+	if len(recs) != 1 {
+		t.Fatalf("want one finding, got %d:\n%s", len(recs), stdout)
+	}
+	for _, rec := range recs {
+		dir := filepath.Join(out, "findings", rec.Hash)
+		for _, f := range []string{"finding.json", "case.json", "case.sql", "runs.json", "reduced.json", "reduced.sql", "repro.sh"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+				t.Error(err)
+			}
+		}
+		testenv.NeedEngine(t, "sqlite3")
+		b, err := exec.Command("bash", filepath.Join(dir, "repro.sh")).CombinedOutput()
+		if err != nil || !strings.Contains(string(b), "tlp.orig") {
+			t.Errorf("repro.sh: %v\n%s", err, b)
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	notFinding := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown --dbms "oracle" (known: sqlite)`},
+		{"unknown oracle", []string{"sql", "--oracle", "pqs"}, 2, `unknown --oracle "pqs"`},
+		{"unwritable out", []string{"sql", "--tests", "1", "--out", filepath.Join(file, "out")}, 2,
+			"cannot write to output directory"},
+		{"negative budget", []string{"sql", "--budget", "-1m"}, 2, "--budget must not be negative"},
+		{"bad budget", []string{"sql", "--budget", "ten"}, 2, `invalid value "ten" for flag -budget`},
+		{"unknown flag", []string{"sql", "--dbm", "sqlite"}, 2, "flag provided but not defined: -dbm"},
+		{"bad fault", []string{"sql", "--fault", "drop:x"}, 2, `bad fault "drop:x"`},
+		{"bad seed", []string{"sql", "--seed", "-3"}, 2, "--seed must be a non-negative integer"},
+		{"replay not a finding", []string{"replay", notFinding}, 2, "is not a finding directory"},
+		{"replay no argument", []string{"replay"}, 2, "want one argument"},
+		{"unknown command", []string{"fuzz"}, 2, `unknown command "fuzz"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := polyfuzz(t, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+			if strings.Contains(stderr, "goroutine ") {
+				t.Fatalf("stack trace for bad input:\n%s", stderr)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	tests := []struct {
+		cmd   string
+		flags []string
+	}{
+		{"sql", []string{"--dbms", "--oracle", "--budget", "--tests", "-j", "--seed", "--out", "--fault", "--timeout"}},
+		{"replay", []string{"--no-fault"}},
+		{"reduce", []string{"--reduce-time"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.cmd, func(t *testing.T) {
+			code, _, stderr := polyfuzz(t, tc.cmd, "--help")
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			for _, f := range tc.flags {
+				if !strings.Contains(stderr, "  "+f+" ") {
+					t.Errorf("help lacks %s:\n%s", f, stderr)
+				}
+			}
+		})
+	}
+}
