@@ -95,8 +95,10 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	if _, err := openTarget(ctx, spec); err != nil { // fail fast on a bad engine or fault
+	if t, err := openTarget(ctx, spec); err != nil { // fail fast on a bad engine or fault
 		return fail("%v", err)
+	} else {
+		t.Close()
 	}
 	store, err := campaign.NewStore(*out)
 	if err != nil {

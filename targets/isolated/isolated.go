@@ -237,11 +237,11 @@ func (t *Target) ExecBatch(ctx context.Context, stmts []string) ([]*fuzz.Result,
 	var resp response
 	d := time.Duration(len(stmts))*t.opts.Timeout + time.Second
 	if err := t.roundTrip(&request{Op: "exec", Stmts: stmts}, &resp, d); err != nil {
-		st := fuzz.StatusCrash
+		st, msg := fuzz.StatusCrash, strings.TrimPrefix(t.dead, "crash: ")
 		if strings.HasPrefix(t.dead, "timeout") {
 			st = fuzz.StatusTimeout
 		}
-		return failed(stmts, st, t.dead), nil
+		return failed(stmts, st, msg), nil
 	}
 	if resp.Err != "" {
 		return nil, errors.New(resp.Err)

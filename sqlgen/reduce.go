@@ -1,0 +1,393 @@
+package sqlgen
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/reduce"
+)
+
+// Reducer shrinks SQL cases made by this package's [Generator]. It implements fuzz.Reducer.
+type Reducer struct {
+	// MaxRounds bounds the rounds of the whole pipeline (0: until nothing shrinks).
+	MaxRounds int
+}
+
+// NewReducer returns a reducer for SQL cases.
+func NewReducer() *Reducer { return &Reducer{} }
+
+// pieces are the parameters the queries of a case are built from.
+type pieces struct{ pred, from, order string }
+
+// Reduce returns a smaller case for which keep still holds, never one keep rejected; keep(c) is
+// assumed to hold and is not called for c itself. In rounds until nothing shrinks, it tries: the
+// queries of one oracle alone; ddmin over the setup statements; shrinking the predicate, the FROM
+// clause (joins dropped or simplified, ON conditions shrunk) and dropping the ORDER BY, each change
+// substituted into every query; dropping rows of multi-row INSERTs; and shrinking the expressions
+// inside setup statements. When ctx is done it returns the smallest case so far and a nil error.
+func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.Context, *fuzz.Case) bool) (*fuzz.Case, error) {
+	if c == nil {
+		return nil, errors.New("sqlgen: Reduce: nil case")
+	}
+	d := sqliteDialect
+	if o, err := ParseOptions(c.Gen); err == nil {
+		if dd, ok := dialects[o.normalized().Dialect]; ok {
+			d = dd
+		}
+	}
+	best := c.Clone()
+	try := func(cand *fuzz.Case) bool {
+		if ctx.Err() != nil {
+			return false
+		}
+		if keep(ctx, cand) {
+			best = cand
+			return true
+		}
+		return false
+	}
+	size := func(x *fuzz.Case) int {
+		n := 0
+		for _, s := range x.Setup {
+			n += len(s) + 1
+		}
+		for _, q := range x.Queries {
+			n += len(q.Text) + 1
+		}
+		return n
+	}
+
+	rd.oneOracle(best, try)
+	for round := 0; rd.MaxRounds == 0 || round < rd.MaxRounds; round++ {
+		before := size(best)
+		// (a) ddmin over the setup statements.
+		base := best
+		reduce.DDMin(ctx, base.Setup, func(s []string) bool {
+			cand := base.Clone()
+			cand.Setup = slices.Clone(s)
+			return try(cand)
+		})
+		// (b, c) the predicate, FROM clause and ORDER BY, substituted into every query.
+		rd.shrinkPieces(ctx, d, best, try)
+		// (d) rows of INSERTs, then expressions inside setup statements.
+		rd.shrinkSetup(ctx, best, try)
+		if ctx.Err() != nil || size(best) >= before {
+			break
+		}
+	}
+	return best, nil
+}
+
+// oneOracle tries keeping only the queries of one oracle (the role prefix before the dot).
+func (rd *Reducer) oneOracle(best *fuzz.Case, try func(*fuzz.Case) bool) {
+	var fams []string
+	for _, q := range best.Queries {
+		f, _, _ := strings.Cut(q.Role, ".")
+		if !slices.Contains(fams, f) {
+			fams = append(fams, f)
+		}
+	}
+	if len(fams) < 2 {
+		return
+	}
+	for _, f := range fams {
+		cand := best.Clone()
+		cand.Queries = slices.DeleteFunc(cand.Queries, func(q fuzz.Query) bool {
+			return !strings.HasPrefix(q.Role, f+".")
+		})
+		if try(cand) {
+			return
+		}
+	}
+}
+
+// shrinkPieces runs the predicate, FROM and ORDER BY passes to a fixpoint.
+func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Case, try func(*fuzz.Case) bool) {
+	p0 := pieces{pred: start.Params[ParamPred], from: start.Params[ParamFrom], order: start.Params[ParamOrder]}
+	if p0.pred == "" {
+		return
+	}
+	// Queries whose text is not what the layout gives for the pieces are updated by substitution.
+	rendered := make([]bool, len(start.Queries))
+	for i, q := range start.Queries {
+		rendered[i] = p0.from != "" && d.render(q.Role, p0.from, p0.pred, p0.order) == q.Text
+	}
+	build := func(p pieces) *fuzz.Case {
+		cand := start.Clone()
+		for i := range cand.Queries {
+			q := &cand.Queries[i]
+			if rendered[i] {
+				q.Text = d.render(q.Role, p.from, p.pred, p.order)
+				continue
+			}
+			q.Text = strings.ReplaceAll(q.Text, p0.pred, p.pred)
+			if p0.from != "" {
+				q.Text = strings.ReplaceAll(q.Text, p0.from, p.from)
+			}
+			if p0.order != "" {
+				q.Text = strings.ReplaceAll(q.Text, " "+p0.order, cond(p.order == "", "", " "+p.order))
+			}
+		}
+		cand.Params[ParamPred] = p.pred
+		if p0.from != "" {
+			cand.Params[ParamFrom] = p.from
+		}
+		if p.order != "" {
+			cand.Params[ParamOrder] = p.order
+		} else {
+			delete(cand.Params, ParamOrder)
+		}
+		return cand
+	}
+	passes := []reduce.Pass[pieces]{
+		reduce.PassFunc[pieces]{PassName: "order", Fn: func(p pieces) []pieces {
+			if p.order == "" {
+				return nil
+			}
+			p.order = ""
+			return []pieces{p}
+		}},
+		reduce.PassFunc[pieces]{PassName: "joins", Fn: func(p pieces) []pieces {
+			var out []pieces
+			for _, f := range fromCandidates(p.from) {
+				q := p
+				q.from = f
+				out = append(out, q)
+			}
+			return out
+		}},
+		reduce.PassFunc[pieces]{PassName: "pred", Fn: func(p pieces) []pieces {
+			var out []pieces
+			for _, s := range shrinkCandidates(p.pred) {
+				q := p
+				q.pred = s
+				out = append(out, q)
+			}
+			return out
+		}},
+		reduce.PassFunc[pieces]{PassName: "on", Fn: func(p pieces) []pieces {
+			var out []pieces
+			for _, f := range onCandidates(p.from) {
+				q := p
+				q.from = f
+				out = append(out, q)
+			}
+			return out
+		}},
+	}
+	reduce.Fixpoint(ctx, p0, passes, func(p pieces) bool { return try(build(p)) }, 0)
+}
+
+// shrinkSetup drops rows of multi-row INSERTs, then shrinks expressions inside setup statements,
+// one statement at a time.
+func (rd *Reducer) shrinkSetup(ctx context.Context, start *fuzz.Case, try func(*fuzz.Case) bool) {
+	base := start
+	stmtPass := func(name string, fn func(string) []string) reduce.Pass[[]string] {
+		return reduce.PassFunc[[]string]{PassName: name, Fn: func(setup []string) [][]string {
+			var out [][]string
+			for i, s := range setup {
+				for _, v := range fn(s) {
+					c := slices.Clone(setup)
+					c[i] = v
+					out = append(out, c)
+				}
+			}
+			return out
+		}}
+	}
+	passes := []reduce.Pass[[]string]{
+		stmtPass("insert-rows", insertRowCandidates),
+		stmtPass("stmt-exprs", shrinkCandidates),
+	}
+	reduce.Fixpoint(ctx, base.Setup, passes, func(setup []string) bool {
+		cand := base.Clone()
+		cand.Setup = setup
+		return try(cand)
+	}, 0)
+}
+
+func cond[T any](c bool, a, b T) T {
+	if c {
+		return a
+	}
+	return b
+}
+
+// fromItem is one relation of a FROM clause: how it is joined, its name and its ON condition.
+type fromItem struct{ op, name, on string }
+
+// joinWords are the words that make up a join operator.
+var joinWords = map[string]bool{
+	"NATURAL": true, "LEFT": true, "RIGHT": true, "FULL": true, "OUTER": true, "INNER": true,
+	"CROSS": true, "JOIN": true,
+}
+
+// parseFrom splits a FROM clause as the generator prints it; ok is false for anything else.
+func parseFrom(s string) (items []fromItem, ok bool) {
+	toks := tokenize(s)
+	match, ok := matchParens(toks)
+	if !ok || len(toks) == 0 || toks[0].kind != tkWord {
+		return nil, false
+	}
+	items = append(items, fromItem{name: s[toks[0].s:toks[0].e]})
+	i := 1
+	for i < len(toks) {
+		var op []string
+		if toks[i].kind == tkComma {
+			op = []string{","}
+			i++
+		} else {
+			for i < len(toks) && toks[i].kind == tkWord && joinWords[strings.ToUpper(s[toks[i].s:toks[i].e])] {
+				op = append(op, s[toks[i].s:toks[i].e])
+				i++
+			}
+		}
+		if len(op) == 0 || i >= len(toks) || toks[i].kind != tkWord {
+			return nil, false
+		}
+		it := fromItem{op: strings.Join(op, " "), name: s[toks[i].s:toks[i].e]}
+		i++
+		if i < len(toks) && toks[i].kind == tkWord && strings.EqualFold(s[toks[i].s:toks[i].e], "ON") {
+			i++
+			start := i
+			for i < len(toks) {
+				if toks[i].kind == tkOpen {
+					i = match[i] + 1
+					continue
+				}
+				if toks[i].kind == tkComma || toks[i].kind == tkWord && joinWords[strings.ToUpper(s[toks[i].s:toks[i].e])] {
+					break
+				}
+				i++
+			}
+			if start == i {
+				return nil, false
+			}
+			it.on = s[toks[start].s:toks[i-1].e]
+		}
+		items = append(items, it)
+	}
+	return items, true
+}
+
+func printFrom(items []fromItem) string {
+	var b strings.Builder
+	for k, it := range items {
+		if k > 0 {
+			if it.op == "," {
+				b.WriteString(", ")
+			} else {
+				b.WriteByte(' ')
+				b.WriteString(it.op)
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(it.name)
+		if k > 0 && it.on != "" {
+			b.WriteString(" ON ")
+			b.WriteString(it.on)
+		}
+	}
+	return b.String()
+}
+
+// simplerJoin gives, for a join operator, a simpler one to try.
+var simplerJoin = map[string]string{
+	"FULL OUTER JOIN": "LEFT JOIN", "FULL JOIN": "LEFT JOIN", "RIGHT OUTER JOIN": "RIGHT JOIN",
+	"RIGHT JOIN": "JOIN", "LEFT OUTER JOIN": "LEFT JOIN", "LEFT JOIN": "JOIN", "INNER JOIN": "JOIN",
+	"CROSS JOIN": ",", "NATURAL JOIN": "JOIN",
+}
+
+// fromCandidates returns smaller FROM clauses: a relation dropped, a join made simpler, an ON
+// condition dropped.
+func fromCandidates(from string) []string {
+	items, ok := parseFrom(from)
+	if !ok || len(items) < 2 {
+		return nil
+	}
+	var out []string
+	for k := range items {
+		c := slices.Clone(items)
+		c = slices.Delete(c, k, k+1)
+		c[0].op, c[0].on = "", ""
+		out = append(out, printFrom(c))
+	}
+	for k := 1; k < len(items); k++ {
+		if s, ok := simplerJoin[strings.ToUpper(items[k].op)]; ok {
+			c := slices.Clone(items)
+			c[k].op = s
+			if s == "," {
+				c[k].on = ""
+			}
+			out = append(out, printFrom(c))
+		}
+		if items[k].on != "" {
+			c := slices.Clone(items)
+			c[k].on = ""
+			out = append(out, printFrom(c))
+		}
+	}
+	return out
+}
+
+// onCandidates returns FROM clauses with one ON condition shrunk.
+func onCandidates(from string) []string {
+	items, ok := parseFrom(from)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for k := 1; k < len(items); k++ {
+		if items[k].on == "" {
+			continue
+		}
+		for _, on := range shrinkCandidates(items[k].on) {
+			c := slices.Clone(items)
+			c[k].on = on
+			out = append(out, printFrom(c))
+		}
+	}
+	return out
+}
+
+// insertRowCandidates returns the statement with one row of its VALUES list dropped, when it is
+// an INSERT of several rows.
+func insertRowCandidates(stmt string) []string {
+	toks := tokenize(stmt)
+	match, ok := matchParens(toks)
+	if !ok {
+		return nil
+	}
+	for i, t := range toks {
+		if t.kind != tkWord || !strings.EqualFold(stmt[t.s:t.e], "VALUES") {
+			continue
+		}
+		var rows []span
+		for j := i + 1; j < len(toks) && toks[j].kind == tkOpen; {
+			end := match[j]
+			rows = append(rows, span{toks[j].s, toks[end].e})
+			j = end + 1
+			if j < len(toks) && toks[j].kind == tkComma {
+				j++
+			}
+		}
+		if len(rows) < 2 {
+			return nil
+		}
+		var out []string
+		for k, r := range rows {
+			var c string
+			if k == 0 {
+				c = stmt[:r.s] + stmt[rows[1].s:]
+			} else {
+				c = stmt[:rows[k-1].e] + stmt[r.e:]
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	return nil
+}
