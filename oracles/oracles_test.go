@@ -7,7 +7,7 @@ import (
 )
 
 func ok(rows ...[]string) *fuzz.Result { return &fuzz.Result{Status: fuzz.StatusOK, Rows: rows} }
-func row(v ...string) []string      { return v }
+func row(v ...string) []string         { return v }
 
 func norecCase(countForm bool) *fuzz.Case {
 	opt := fuzz.Query{Role: "norec.opt-rows", Text: "SELECT * FROM t0 WHERE p"}

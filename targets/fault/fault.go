@@ -18,14 +18,14 @@ type Kind int
 
 // Fault kinds. The zero value is invalid.
 const (
-	KindInvalid  Kind = iota
-	DropRow           // remove the first row of the answer (if any)
-	AddRow            // repeat the first row of the answer (if any)
-	ChangeValue       // replace the first value of the first row by a different value
-	EngineError       // answer with an engine error of code FAULT
-	Panic             // panic inside Exec (a bug in an in-process driver)
-	Exit              // kill the process (a crash of an embedded engine)
-	Hang              // answer with a timeout
+	KindInvalid Kind = iota
+	DropRow          // remove the first row of the answer (if any)
+	AddRow           // repeat the first row of the answer (if any)
+	ChangeValue      // replace the first value of the first row by a different value
+	EngineError      // answer with an engine error of code FAULT
+	Panic            // panic inside Exec (a bug in an in-process driver)
+	Exit             // kill the process (a crash of an embedded engine)
+	Hang             // answer with a timeout
 )
 
 var kindNames = map[string]Kind{
