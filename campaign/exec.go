@@ -52,6 +52,52 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 	return runs, nil
 }
 
+// runMany executes cases that share one setup with one target call per target for all their
+// queries, which saves round trips to an isolated child. ok is false when a statement crashed or
+// timed out: the runs are then unusable, and the caller re-runs the cases one at a time to learn
+// which one did it. Only the first case's runs carry the setup results.
+func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.Run, ok bool, err error) {
+	reuse := e.ready && sameSetup(e.lastSetup, cs[0].Setup)
+	runs = make([][]fuzz.Run, len(cs))
+	for ci := range cs {
+		runs[ci] = make([]fuzz.Run, len(e.targets))
+	}
+	var stmts []string
+	for _, c := range cs {
+		stmts = append(stmts, queryTexts(c)...)
+	}
+	healthy := true
+	for ti, t := range e.targets {
+		start := time.Now()
+		if !reuse {
+			if err := e.call(func() error { return t.Reset(ctx) }); err != nil {
+				e.ready = false
+				return nil, false, fmt.Errorf("reset %s: %w", t.Name(), err)
+			}
+			rs, err := e.execAll(ctx, t, cs[0].Setup)
+			if err != nil {
+				e.ready = false
+				return nil, false, err
+			}
+			runs[0][ti].Setup = rs
+			healthy = healthy && alive(rs)
+		}
+		rs, err := e.execAll(ctx, t, stmts)
+		e.inTarget += time.Since(start)
+		if err != nil {
+			e.ready = false
+			return nil, false, err
+		}
+		healthy = healthy && alive(rs)
+		for ci, c := range cs {
+			runs[ci][ti].Target = t.Name()
+			runs[ci][ti].Results, rs = rs[:len(c.Queries):len(c.Queries)], rs[len(c.Queries):]
+		}
+	}
+	e.lastSetup, e.ready = cs[0].Setup, healthy
+	return runs, healthy, nil
+}
+
 // runFresh executes c from an empty state, leaving the targets marked as needing a reset.
 func (e *executor) runFresh(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 	e.ready = false

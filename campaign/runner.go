@@ -330,46 +330,74 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 	}
 	defer flush()
 	skips := map[string]int64{}
+	check := func(cs *fuzz.Case, runs []fuzz.Run) error {
+		checks := int64(0)
+		for _, o := range cfg.Oracles {
+			v := o.Check(cs, runs)
+			if v.Skip != "" {
+				skips[o.Name()+": "+v.Skip]++
+			}
+			if v.Checked && o.Name() != "error" {
+				checks++
+			}
+			if v.Finding != nil {
+				flush()
+				wallPause := time.Now()
+				if err := w.found(v.Finding, o); err != nil {
+					return err
+				}
+				wallStart = wallStart.Add(time.Since(wallPause)) // reduction is not fuzzing time
+				lastIn = w.exec.inTarget
+			}
+		}
+		w.c.checks.Add(checks)
+		w.c.tests.Add(1)
+		return nil
+	}
 	for ctx.Err() == nil {
 		g := next.Add(1) - 1
-		for j := 0; j < perSetup && ctx.Err() == nil; j++ {
-			i := g*uint64(perSetup) + uint64(j)
-			if cfg.Tests > 0 && i >= uint64(cfg.Tests) {
+		for j := 0; j < perSetup && ctx.Err() == nil; j += batchSize {
+			// A batch of consecutive cases of one setup goes to the targets in one call.
+			var batch []*fuzz.Case
+			for k := j; k < min(j+batchSize, perSetup); k++ {
+				i := g*uint64(perSetup) + uint64(k)
+				if cfg.Tests > 0 && i >= uint64(cfg.Tests) {
+					break
+				}
+				seed := fuzz.CaseSeed(cfg.Seed, i, perSetup)
+				cs, err := cfg.Gen.Generate(seed)
+				if err != nil {
+					return fmt.Errorf("polyfuzz bug: generate case %d (seed %d): %w", i, seed, err)
+				}
+				if len(batch) > 0 && !sameSetup(batch[0].Setup, cs.Setup) {
+					return fmt.Errorf("polyfuzz bug: cases %d and %d of one setup group differ in setup", i-1, i)
+				}
+				batch = append(batch, cs)
+			}
+			if len(batch) == 0 {
 				return nil
 			}
-			seed := fuzz.CaseSeed(cfg.Seed, i, perSetup)
-			cs, err := cfg.Gen.Generate(seed)
-			if err != nil {
-				return fmt.Errorf("polyfuzz bug: generate case %d (seed %d): %w", i, seed, err)
+			runs, ok, err := w.exec.runMany(ctx, batch)
+			for bi, cs := range batch {
+				if err != nil {
+					break
+				}
+				var r []fuzz.Run
+				if ok {
+					r = runs[bi]
+				} else if r, err = w.exec.run(ctx, cs); err != nil {
+					break
+				}
+				if err = check(cs, r); err != nil {
+					return err
+				}
 			}
-			runs, err := w.exec.run(ctx, cs)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil
 				}
 				return err
 			}
-			checks := int64(0)
-			for _, o := range cfg.Oracles {
-				v := o.Check(cs, runs)
-				if v.Skip != "" {
-					skips[o.Name()+": "+v.Skip]++
-				}
-				if v.Checked && o.Name() != "error" {
-					checks++
-				}
-				if v.Finding != nil {
-					flush()
-					wallPause := time.Now()
-					if err := w.found(v.Finding, o); err != nil {
-						return err
-					}
-					wallStart = wallStart.Add(time.Since(wallPause)) // reduction is not fuzzing time
-					lastIn = w.exec.inTarget
-				}
-			}
-			w.c.checks.Add(checks)
-			w.c.tests.Add(1)
 		}
 		flush()
 		if len(skips) > 0 {
@@ -383,6 +411,9 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 	}
 	return nil
 }
+
+// batchSize is how many consecutive cases of one setup are sent to the targets in one call.
+const batchSize = 16
 
 // found stores a finding; a new one is then confirmed, reduced and replayed on this worker's
 // targets.

@@ -142,7 +142,7 @@ const maxFromRows = 100
 // with the column references in scope.
 func (g *Generator) from(r *rng, st *setup) (string, []string) {
 	n := 1
-	for n < g.o.MaxFrom && n < len(st.rels) && r.prob(0.5) {
+	for n < g.o.MaxFrom && n < len(st.rels) && r.prob(0.35) {
 		n++
 	}
 	var b strings.Builder
