@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
@@ -19,6 +20,10 @@ import (
 func TestMain(m *testing.M) {
 	if isolated.IsChild() {
 		serveChild()
+		return
+	}
+	if os.Getenv("POLYFUZZ_TEST_MAIN") == "1" { // the test binary as the polyfuzz command
+		main()
 		return
 	}
 	os.Exit(m.Run())
@@ -165,6 +170,35 @@ func TestOutLayout(t *testing.T) {
 		if err != nil || !strings.Contains(string(b), "tlp.orig") {
 			t.Errorf("repro.sh: %v\n%s", err, b)
 		}
+	}
+}
+
+// TestInterrupt sends SIGINT to a running campaign: it stops cleanly, exit status 0, with the
+// summary printed and campaign.json and report.html written.
+func TestInterrupt(t *testing.T) {
+	out := t.TempDir()
+	cmd := exec.Command(os.Args[0], "sql", "--budget", "1m", "--seed", "3", "--out", out)
+	cmd.Env = append(os.Environ(), "POLYFUZZ_TEST_MAIN=1")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("interrupted campaign: %v\n%s", err, stderr.String())
+	}
+	var info campaign.Info
+	b, _ := os.ReadFile(filepath.Join(out, "campaign.json"))
+	if err := json.Unmarshal(b, &info); err != nil || info.Stop != "interrupted" || info.Totals == nil || info.Totals.Tests == 0 {
+		t.Fatalf("campaign.json after SIGINT: %s (%v)", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.html")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "stopped (interrupted)") {
+		t.Fatalf("no summary:\n%s", stdout.String())
 	}
 }
 
