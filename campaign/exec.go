@@ -39,7 +39,7 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 			runs[i].Setup = rs
 			healthy = healthy && alive(rs)
 		}
-		rs, err := e.execAll(ctx, t, queryTexts(c))
+		rs, err := e.execAll(ctx, t, c.Texts())
 		if err != nil {
 			e.ready = false
 			return nil, err
@@ -64,7 +64,7 @@ func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.
 	}
 	var stmts []string
 	for _, c := range cs {
-		stmts = append(stmts, queryTexts(c)...)
+		stmts = append(stmts, c.Texts()...)
 	}
 	healthy := true
 	for ti, t := range e.targets {
@@ -170,12 +170,4 @@ func sameSetup(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-func queryTexts(c *fuzz.Case) []string {
-	out := make([]string, len(c.Queries))
-	for i, q := range c.Queries {
-		out[i] = q.Text
-	}
-	return out
 }

@@ -43,6 +43,15 @@ func (c *Case) Clone() *Case {
 	return &d
 }
 
+// Texts returns the texts of c's queries, in order.
+func (c *Case) Texts() []string {
+	out := make([]string, len(c.Queries))
+	for i, q := range c.Queries {
+		out[i] = q.Text
+	}
+	return out
+}
+
 // Query returns the text of the query with the given role and whether it exists.
 func (c *Case) Query(role string) (string, bool) {
 	for _, q := range c.Queries {
