@@ -96,7 +96,7 @@ func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 				dash = "-"
 			}
 			fmt.Fprintf(stderr, "  %s%s %s\n      %s", dash, f.Name, typ, help)
-			if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" && f.DefValue != "[]" {
+			if f.DefValue != "" && f.DefValue != "0" && f.DefValue != "0s" && f.DefValue != "false" && f.DefValue != "[]" {
 				fmt.Fprintf(stderr, " (default %s)", f.DefValue)
 			}
 			fmt.Fprintln(stderr)
