@@ -165,6 +165,10 @@ func TestOutLayout(t *testing.T) {
 				t.Error(err)
 			}
 		}
+		code, rout, rerr := polyfuzz(t, "reduce", "--reduce-time", "30s", dir)
+		if code != 0 || !strings.Contains(rout, "replayed") {
+			t.Errorf("reduce: exit %d\n%s%s", code, rout, rerr)
+		}
 		testenv.NeedEngine(t, "sqlite3")
 		b, err := exec.Command("bash", filepath.Join(dir, "repro.sh")).CombinedOutput()
 		if err != nil || !strings.Contains(string(b), "tlp.orig") {
