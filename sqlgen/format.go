@@ -21,6 +21,13 @@ func (Format) Ext() string { return ".sql" }
 // "-- role" comment line.
 func (f Format) CaseText(c *fuzz.Case, roles []string) []byte {
 	var b strings.Builder
+	writeCase(&b, c, roles, "-- ", "\n")
+	return []byte(b.String())
+}
+
+// writeCase writes the setup statements, then the queries of roles (all when nil), each ending with
+// ";" and a newline; each query is preceded by a line made of before, its role, and after.
+func writeCase(b *strings.Builder, c *fuzz.Case, roles []string, before, after string) {
 	for _, s := range c.Setup {
 		b.WriteString(s)
 		b.WriteString(";\n")
@@ -29,13 +36,12 @@ func (f Format) CaseText(c *fuzz.Case, roles []string) []byte {
 		if roles != nil && !slices.Contains(roles, q.Role) {
 			continue
 		}
-		b.WriteString("-- ")
+		b.WriteString(before)
 		b.WriteString(q.Role)
-		b.WriteByte('\n')
+		b.WriteString(after)
 		b.WriteString(q.Text)
 		b.WriteString(";\n")
 	}
-	return []byte(b.String())
 }
 
 // Repro returns a bash script (repro.sh) that runs the case in a fresh in-memory database of the
@@ -64,20 +70,7 @@ func (f Format) Repro(c *fuzz.Case, roles []string, header string) []byte {
 	b.WriteString("set -u\n")
 	b.WriteString("\"${SQLITE3:-sqlite3}\" :memory: <<'" + delim + "'\n")
 	b.WriteString(".headers off\n.mode list\n.nullvalue NULL\n")
-	for _, s := range c.Setup {
-		b.WriteString(s)
-		b.WriteString(";\n")
-	}
-	for _, q := range c.Queries {
-		if roles != nil && !slices.Contains(roles, q.Role) {
-			continue
-		}
-		b.WriteString(".print '-- ")
-		b.WriteString(q.Role)
-		b.WriteString("'\n")
-		b.WriteString(q.Text)
-		b.WriteString(";\n")
-	}
+	writeCase(&b, c, roles, ".print '-- ", "'\n")
 	b.WriteString(delim)
 	b.WriteByte('\n')
 	return []byte(b.String())
