@@ -170,14 +170,7 @@ func (g *Generator) from(r *rng, st *setup) (string, []string) {
 			if n > 2 && strings.HasPrefix(j.kw, "NATURAL") {
 				j = joinKind{kw: "CROSS JOIN"} // a NATURAL join among three makes c0 ambiguous
 			}
-			if j.kw == "," {
-				b.WriteString(", ")
-			} else {
-				b.WriteByte(' ')
-				b.WriteString(j.kw)
-				b.WriteByte(' ')
-			}
-			b.WriteString(rl.name)
+			writeJoin(&b, j, rl.name)
 			if j.on {
 				b.WriteString(" ON ")
 				eg := exprGen{r: r, d: g.d, b: &b, cols: scope, maxDepth: min(2, g.o.MaxDepth)}
@@ -232,4 +225,16 @@ func (g *Generator) orderBy(r *rng, scope []string) string {
 		}
 	}
 	return b.String()
+}
+
+// writeJoin writes a join keyword (or a comma) and the name of the joined relation.
+func writeJoin(b *strings.Builder, j joinKind, name string) {
+	if j.kw == "," {
+		b.WriteString(", ")
+	} else {
+		b.WriteByte(' ')
+		b.WriteString(j.kw)
+		b.WriteByte(' ')
+	}
+	b.WriteString(name)
 }

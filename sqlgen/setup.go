@@ -744,14 +744,7 @@ func (s *setupBuilder) fromItems(b *strings.Builder) ([]int, bool, int) {
 			b.WriteString(rl.name)
 		} else {
 			j := pick(r, s.d.joins)
-			if j.kw == "," {
-				b.WriteString(", ")
-			} else {
-				b.WriteString(" ")
-				b.WriteString(j.kw)
-				b.WriteString(" ")
-			}
-			b.WriteString(rl.name)
+			writeJoin(b, j, rl.name)
 			if j.on {
 				b.WriteString(" ON ")
 				s.predInto(b, append(scope, rl.cols...), 2)
