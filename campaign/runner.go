@@ -219,10 +219,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}
 	}
 	end := time.Now()
-	totals := c.sample(start, end, &Sample{})
-	totals.ChecksPerSec = float64(totals.Checks) / max(end.Sub(start).Seconds(), 1e-9)
-	totals.TestsPerSec = float64(totals.Tests) / max(end.Sub(start).Seconds(), 1e-9)
-	writeSample(statsFile, &totals)
+	last := c.sample(start, end, &prev) // the last interval, for stats.jsonl
+	writeSample(statsFile, &last)
+	totals := c.sample(start, end, &Sample{}) // rates averaged over the whole campaign
 	if cfg.Progress != nil && cfg.Live {
 		fmt.Fprintln(cfg.Progress)
 	}
