@@ -127,6 +127,7 @@ func serveChild() {
 		if err := json.Unmarshal([]byte(spec), &s); err != nil {
 			return nil, fmt.Errorf("bad isolated target spec %q: %w", spec, err)
 		}
+		s.Timeout = 0 // the parent kills a child whose batch runs over the timeout
 		return openLocal(s)
 	})
 }

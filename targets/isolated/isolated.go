@@ -29,8 +29,9 @@ type Options struct {
 	Spec string
 	// Command starts the child; empty means the running executable with no arguments.
 	Command []string
-	// Timeout bounds one statement; a batch may take len(batch) times Timeout plus a second
-	// before the child is killed. 0 means 10 s.
+	// Timeout bounds one statement: a batch of n statements may take Timeout plus n times
+	// 20 ms before the child is killed and the batch answered with timeouts. 0 means 10 s. The
+	// child may then run its statements without a timeout of its own, which is cheaper.
 	Timeout time.Duration
 }
 
@@ -235,7 +236,7 @@ func (t *Target) ExecBatch(ctx context.Context, stmts []string) ([]*fuzz.Result,
 		return failed(stmts, fuzz.StatusCrash, "child not running: "+t.dead), nil
 	}
 	var resp response
-	d := time.Duration(len(stmts))*t.opts.Timeout + time.Second
+	d := t.opts.Timeout + time.Duration(len(stmts))*perStatement
 	if err := t.roundTrip(&request{Op: "exec", Stmts: stmts}, &resp, d); err != nil {
 		st, msg := fuzz.StatusCrash, strings.TrimPrefix(t.dead, "crash: ")
 		if strings.HasPrefix(t.dead, "timeout") {
@@ -256,6 +257,9 @@ func failed(stmts []string, st fuzz.Status, msg string) []*fuzz.Result {
 	}
 	return out
 }
+
+// perStatement is the time a batch is allowed per statement on top of the statement timeout.
+const perStatement = 20 * time.Millisecond
 
 // Close stops the child.
 func (t *Target) Close() error {

@@ -17,7 +17,11 @@ func TestMain(m *testing.M) {
 	if IsChild() {
 		Serve(func(spec string) (fuzz.Target, error) {
 			name, f, _ := strings.Cut(spec, "|")
-			tg, err := sqlite.Open(sqlite.Options{Timeout: 200 * time.Millisecond})
+			timeout := 200 * time.Millisecond
+			if name == "sqlite-no-timeout" { // the parent's deadline must catch a hang
+				name, timeout = "sqlite", 0
+			}
+			tg, err := sqlite.Open(sqlite.Options{Timeout: timeout})
 			if err != nil || name != "sqlite" || f == "" {
 				return tg, err
 			}
@@ -45,6 +49,9 @@ func TestIsolated(t *testing.T) {
 		{"timeout inside", "sqlite",
 			"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT COUNT(*) FROM c",
 			fuzz.StatusTimeout, "ran over"},
+		{"timeout by the parent", "sqlite-no-timeout",
+			"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT COUNT(*) FROM c",
+			fuzz.StatusTimeout, "no answer within"},
 		{"panic", "sqlite|panic:boom", "SELECT 'boom'", fuzz.StatusCrash, "panic: fault: planted panic"},
 		{"exit", "sqlite|exit:boom", "SELECT 'boom'", fuzz.StatusCrash, "exit status 86"},
 	}
