@@ -76,8 +76,9 @@ func crashSummary(msg string) string {
 	return msg
 }
 
-// errSummary keeps an error message without the names the generator made up.
-var names = regexp.MustCompile(`\b[tvi]\d+(\.c\d+)?\b|\bc\d+\b`)
+// errSummary keeps an error message without the names a generator made up: words that end in
+// digits (t0, c1, v0.c2), in any language.
+var names = regexp.MustCompile(`\b[A-Za-z_]+\d+(\.[A-Za-z_]+\d+)?\b`)
 
 func errSummary(msg string) string {
 	msg = names.ReplaceAllString(msg, "X")

@@ -150,33 +150,9 @@ func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Cas
 			p.order = ""
 			return []pieces{p}
 		}},
-		reduce.PassFunc[pieces]{PassName: "joins", Fn: func(p pieces) []pieces {
-			var out []pieces
-			for _, f := range fromCandidates(p.from) {
-				q := p
-				q.from = f
-				out = append(out, q)
-			}
-			return out
-		}},
-		reduce.PassFunc[pieces]{PassName: "pred", Fn: func(p pieces) []pieces {
-			var out []pieces
-			for _, s := range shrinkCandidates(p.pred) {
-				q := p
-				q.pred = s
-				out = append(out, q)
-			}
-			return out
-		}},
-		reduce.PassFunc[pieces]{PassName: "on", Fn: func(p pieces) []pieces {
-			var out []pieces
-			for _, f := range onCandidates(p.from) {
-				q := p
-				q.from = f
-				out = append(out, q)
-			}
-			return out
-		}},
+		piecePass("joins", func(p *pieces) *string { return &p.from }, fromCandidates),
+		piecePass("pred", func(p *pieces) *string { return &p.pred }, shrinkCandidates),
+		piecePass("on", func(p *pieces) *string { return &p.from }, onCandidates),
 	}
 	reduce.Fixpoint(ctx, p0, passes, func(p pieces) bool { return try(build(p)) }, 0)
 }
@@ -277,15 +253,10 @@ func printFrom(items []fromItem) string {
 	var b strings.Builder
 	for k, it := range items {
 		if k > 0 {
-			if it.op == "," {
-				b.WriteString(", ")
-			} else {
-				b.WriteByte(' ')
-				b.WriteString(it.op)
-				b.WriteByte(' ')
-			}
+			writeJoin(&b, joinKind{kw: it.op}, it.name)
+		} else {
+			b.WriteString(it.name)
 		}
-		b.WriteString(it.name)
 		if k > 0 && it.on != "" {
 			b.WriteString(" ON ")
 			b.WriteString(it.on)
@@ -390,4 +361,18 @@ func insertRowCandidates(stmt string) []string {
 		return out
 	}
 	return nil
+}
+
+// piecePass is a pass that replaces one piece of a query (the field picks it) by each of the
+// candidates cands proposes for it.
+func piecePass(name string, field func(*pieces) *string, cands func(string) []string) reduce.Pass[pieces] {
+	return reduce.PassFunc[pieces]{PassName: name, Fn: func(p pieces) []pieces {
+		var out []pieces
+		for _, c := range cands(*field(&p)) {
+			q := p
+			*field(&q) = c
+			out = append(out, q)
+		}
+		return out
+	}}
 }
