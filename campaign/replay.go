@@ -87,7 +87,9 @@ func ReduceFinding(ctx context.Context, store *Store, dir string, o fuzz.Oracle,
 		return nil, fmt.Errorf("reduce: %s", note)
 	}
 	store.mu.Lock()
-	store.byTitle[rec.Title] = rec
+	if r, ok := store.byTitle[rec.Title]; ok {
+		rec = r // the store's own record, so that its hits and status stay one
+	}
 	store.mu.Unlock()
 	return red, store.SetReduced(rec, red, f)
 }

@@ -63,7 +63,7 @@ var engines = map[string]engine{
 	}},
 }
 
-// oracleNames lists the SQL oracles by name, in their default order.
+// sqlOracles maps each SQL oracle's name to its constructor.
 var sqlOracles = map[string]func(expect oracles.Expect) fuzz.Oracle{
 	"norec":     func(oracles.Expect) fuzz.Oracle { return oracles.NoREC{} },
 	"tlp-where": func(oracles.Expect) fuzz.Oracle { return oracles.TLP{} },
