@@ -1,6 +1,6 @@
 package smtgen
 
-import "strconv"
+import "strings"
 
 // Sort is an SMT-LIB sort: a name, numeric indices (the width of (_ BitVec 8), the exponent and
 // significand of (_ FloatingPoint 8 24)) and sort arguments ((Array Int Bool), user sorts of
@@ -58,28 +58,9 @@ func (s *Sort) Equal(t *Sort) bool {
 
 // String prints s in SMT-LIB syntax.
 func (s *Sort) String() string {
-	if s == nil {
-		return "<nil sort>"
-	}
-	if len(s.Index) == 0 && len(s.Args) == 0 {
-		return quoteSymbol(s.Name)
-	}
-	b := []byte{'('}
-	if len(s.Index) > 0 {
-		b = append(b, "_ "...)
-		b = append(b, quoteSymbol(s.Name)...)
-		for _, i := range s.Index {
-			b = append(b, ' ')
-			b = strconv.AppendInt(b, int64(i), 10)
-		}
-	} else {
-		b = append(b, quoteSymbol(s.Name)...)
-	}
-	for _, a := range s.Args {
-		b = append(b, ' ')
-		b = append(b, a.String()...)
-	}
-	return string(append(b, ')'))
+	var b strings.Builder
+	WriteSort(&b, s)
+	return b.String()
 }
 
 // TermKind says what a [Term] node is.

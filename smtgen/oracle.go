@@ -1,0 +1,278 @@
+//go:build ignore
+
+package smtgen
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// Oracle names.
+const (
+	OracleSat   = "sat"   // sat-by-construction: unsat on an instance the model satisfies
+	OracleModel = "model" // model validation: an assertion false under the solver's own model
+)
+
+// parsed is an SMT case read back: its script, declarations, construction model, the assertions
+// in scope at each check-sat, and the terms of its model query.
+type parsed struct {
+	script *Script
+	env    *Env
+	checks [][]*Term
+	values []*Term
+}
+
+// parseCase reads c's instance (and model query, when present).
+func parseCase(c *fuzz.Case) (*parsed, error) {
+	inst, ok := c.Query(RoleInstance)
+	if !ok {
+		return nil, errors.New("the case has no instance")
+	}
+	text := inst
+	mq, hasModel := c.Query(RoleModel)
+	if hasModel {
+		text += "\n" + mq
+	}
+	sc, err := ParseScript(text)
+	if err != nil {
+		return nil, err
+	}
+	env, err := Check(sc)
+	if err != nil {
+		return nil, err
+	}
+	p := &parsed{script: sc, env: env}
+	var stack [][]*Term
+	var cur []*Term
+	for _, cmd := range sc.Commands {
+		switch cmd.Name {
+		case "assert":
+			if len(cmd.Terms) != 1 {
+				return nil, errors.New("an assertion the reader keeps as raw text")
+			}
+			cur = append(cur, ExpandLets(cmd.Terms[0]))
+		case "push":
+			for range max(cmd.Arity, 1) {
+				stack = append(stack, cur)
+				cur = append([]*Term(nil), cur...)
+			}
+		case "pop":
+			for range max(cmd.Arity, 1) {
+				if len(stack) == 0 {
+					return nil, errors.New("pop below the first level")
+				}
+				cur, stack = stack[len(stack)-1], stack[:len(stack)-1]
+			}
+		case "check-sat", "check-sat-using":
+			p.checks = append(p.checks, cur)
+		case "get-value":
+			p.values = cmd.Terms
+		}
+	}
+	return p, nil
+}
+
+// answers returns the check-sat answers among a result's rows.
+func answers(r *fuzz.Result) []string {
+	var out []string
+	for _, row := range r.Rows {
+		if len(row) == 1 {
+			switch row[0] {
+			case "sat", "unsat", "unknown":
+				out = append(out, row[0])
+			}
+		}
+	}
+	return out
+}
+
+// result returns run's result for role, nil when the case has no such query.
+func result(c *fuzz.Case, run fuzz.Run, role string) *fuzz.Result {
+	for i, q := range c.Queries {
+		if q.Role == role && i < len(run.Results) {
+			return run.Results[i]
+		}
+	}
+	return nil
+}
+
+// modeSuffix describes an instance's mode for titles.
+func modeSuffix(c *fuzz.Case) string {
+	switch m := c.Params[ParamMode]; m {
+	case "", "plain":
+		return ""
+	default:
+		return " (" + m + ")"
+	}
+}
+
+// SatOracle is STORM's oracle: every instance is true under the model in the case's Params, so an
+// unsat answer is a refutational-soundness bug. The evaluator certifies the model again before a
+// finding is reported; an instance it cannot certify is skipped, never reported.
+type SatOracle struct{}
+
+// Name returns "sat".
+func (SatOracle) Name() string { return OracleSat }
+
+// Check looks for unsat among the answers of every run.
+func (SatOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	checked := false
+	for _, run := range runs {
+		r := result(c, run, RoleInstance)
+		if r == nil || r.Failed() {
+			continue
+		}
+		ans := answers(r)
+		at := -1
+		for i, a := range ans {
+			if a == "unsat" && at < 0 {
+				at = i
+			}
+		}
+		if at < 0 {
+			checked = checked || len(ans) > 0
+			continue
+		}
+		n, err := certify(c, at)
+		if err != nil {
+			return fuzz.Verdict{Skip: "uncertified"}
+		}
+		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
+			Title:    fuzz.Title(OracleSat, run.Target, "unsat on a satisfiable "+strings.ToLower(c.Params[ParamLogic])+" instance"+modeSuffix(c)),
+			Kind:     fuzz.KindWrongResult,
+			Oracle:   OracleSat,
+			Expected: fmt.Sprintf("sat: the case's model makes all %d assertions in scope true (certified by polyfuzz's evaluator)", n),
+			Actual:   fmt.Sprintf("unsat at check-sat %d of %d (answers: %s)", at+1, len(ans), strings.Join(ans, " ")),
+			Roles:    []string{RoleInstance},
+			Case:     c, Runs: runs,
+		}}
+	}
+	if !checked {
+		return fuzz.Verdict{Skip: "no-answer"}
+	}
+	return fuzz.Verdict{Checked: true}
+}
+
+// certify evaluates the assertions in scope at check-sat number at under the case's model and
+// returns how many there are; an error says the certificate does not hold.
+func certify(c *fuzz.Case, at int) (int, error) {
+	p, err := parseCase(c)
+	if err != nil {
+		return 0, err
+	}
+	if at >= len(p.checks) {
+		return 0, fmt.Errorf("check-sat %d does not exist", at+1)
+	}
+	m, err := ParseModelText(c.Params[ParamModel], p.env)
+	if err != nil {
+		return 0, err
+	}
+	for i, a := range p.checks[at] {
+		if v, ok := m.Truth(a); !ok || !v {
+			return 0, fmt.Errorf("assertion %d is not true under the model", i+1)
+		}
+	}
+	return len(p.checks[at]), nil
+}
+
+// ModelOracle validates the models solvers give: on sat, the case's model query asks for the
+// values of the declared constants and partial applications, and every assertion in scope must be
+// true under them. A false assertion, or two different values for one function at the same
+// arguments, is an invalid-model finding; an assertion the evaluator cannot decide is not.
+type ModelOracle struct{}
+
+// Name returns "model".
+func (ModelOracle) Name() string { return OracleModel }
+
+// Check validates every run's model.
+func (ModelOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	skip, checked := "no-model-query", false
+	var p *parsed
+	for _, run := range runs {
+		ri, rm := result(c, run, RoleInstance), result(c, run, RoleModel)
+		if ri == nil || rm == nil || ri.Failed() || rm.Failed() {
+			continue
+		}
+		ans := answers(ri)
+		if len(ans) == 0 || ans[len(ans)-1] != "sat" {
+			skip = "not-sat"
+			continue
+		}
+		if p == nil {
+			var err error
+			if p, err = parseCase(c); err != nil || len(p.checks) == 0 {
+				return fuzz.Verdict{Skip: "unparsable-case"}
+			}
+		}
+		finding := func(actual string) fuzz.Verdict {
+			return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
+				Title:    fuzz.Title(OracleModel, run.Target, "invalid model of a "+strings.ToLower(c.Params[ParamLogic])+" instance"+modeSuffix(c)),
+				Kind:     fuzz.KindInvalidModel,
+				Oracle:   OracleModel,
+				Expected: "every assertion in scope true under the values get-value gave",
+				Actual:   actual,
+				Roles:    []string{RoleInstance, RoleModel},
+				Case:     c, Runs: runs,
+			}}
+		}
+		m, err := ModelFromValues(p.env, p.values, rm.Rows)
+		if errors.Is(err, ErrInconsistent) {
+			return finding(err.Error())
+		}
+		if err != nil {
+			skip = "unreadable-model"
+			continue
+		}
+		decided := 0
+		for i, a := range p.checks[len(p.checks)-1] {
+			v, ok := m.Truth(a)
+			if !ok {
+				continue
+			}
+			decided++
+			if !v {
+				return finding(fmt.Sprintf("assertion %d is false under the model: %s", i+1, clip(a.String(), 300)))
+			}
+		}
+		if decided == 0 {
+			skip = "undecided"
+			continue
+		}
+		checked = true
+	}
+	if !checked {
+		return fuzz.Verdict{Skip: skip}
+	}
+	return fuzz.Verdict{Checked: true}
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// ExpectError reports whether a solver error is expected: features a solver does not support, and
+// model queries after an answer other than sat.
+func ExpectError(scope, code, msg string) bool {
+	if code == "unsupported" {
+		return true
+	}
+	m := strings.ToLower(msg)
+	for _, s := range expectedErrors {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// expectedErrors are lowercase message fragments of expected solver errors.
+var expectedErrors = []string{
+	"unsupported", "not supported", "unknown logic", "model is not available", "model not available",
+	"cannot get value", "cannot get model", "not immediately preceded by sat", "unknown tactic",
+}

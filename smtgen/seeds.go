@@ -1,0 +1,264 @@
+//go:build ignore
+
+package smtgen
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Seed is one seed script made ready for fuzzing: parsed, sort-checked, its assertions with lets
+// expanded, and (when a reference solver gave one that the evaluator certified) a model.
+type Seed struct {
+	// Name is the file's path relative to the seed folder (or its base name).
+	Name string
+	// Hash is the first 16 hex digits of the SHA-1 of the file's text.
+	Hash  string
+	Logic string
+	// Script is the parsed file and Env its declarations.
+	Script *Script
+	Env    *Env
+	// Decls are the commands an instance repeats before its assertions: declare-sort, define-sort,
+	// declare-fun, declare-const, define-fun, in their order in the file.
+	Decls []*Command
+	// Asserts are every assertion of the file (in any push scope), lets expanded, annotations kept.
+	Asserts []*Term
+}
+
+// RefFunc returns a seed's reference model, certified by [Seed.Certify] (nil when there is none),
+// and whether it is a model of the negated conjunction (the seed was unsat). The command layer
+// implements it with a reference solver; it is called at most once per seed and pool.
+type RefFunc func(s *Seed) (m *Model, negated bool)
+
+// SkipError says why a seed file cannot be used; Reason is a short category for counting
+// ("syntax", "floating-point", "no-assertions", ...).
+type SkipError struct {
+	File   string
+	Reason string
+	Detail string
+}
+
+// Error prints "file: reason: detail" on one line.
+func (e *SkipError) Error() string {
+	d := strings.ReplaceAll(e.Detail, "\n", " ")
+	if len(d) > 200 {
+		d = d[:200] + "..."
+	}
+	return e.File + ": " + e.Reason + ": " + d
+}
+
+// declCommands are the commands an instance copies from its seed.
+var declCommands = map[string]bool{"declare-sort": true, "define-sort": true, "declare-fun": true,
+	"declare-const": true, "define-fun": true}
+
+// NewSeed parses and checks one seed script. A script that cannot be used gives a *SkipError.
+func NewSeed(name, text string) (*Seed, error) {
+	h := sha1.Sum([]byte(text))
+	s := &Seed{Name: name, Hash: hex.EncodeToString(h[:8])}
+	skip := func(reason, detail string) error { return &SkipError{File: name, Reason: reason, Detail: detail} }
+	sc, err := ParseScript(text)
+	if err != nil {
+		return nil, skip("syntax", err.Error())
+	}
+	s.Script, s.Logic = sc, sc.Logic()
+	declared := map[string]bool{}
+	for _, c := range sc.Commands {
+		switch {
+		case c.Name == "declare-datatypes" || c.Name == "declare-datatype" || c.Name == "define-funs-rec" ||
+			c.Name == "define-fun-rec" || c.Name == "declare-codatatypes":
+			return nil, skip("datatypes-or-recursion", c.Name)
+		case c.Name == "assert" && (c.Raw != "" || len(c.Terms) != 1):
+			return nil, skip("unsupported-syntax", "(assert "+clip(c.Raw, 80)+")")
+		case declCommands[c.Name] && c.Raw != "":
+			return nil, skip("unsupported-syntax", "("+c.Name+" "+clip(c.Raw, 80)+")")
+		case declCommands[c.Name]:
+			if declared[c.Symbol] {
+				return nil, skip("redeclared-symbol", c.Symbol)
+			}
+			declared[c.Symbol] = true
+			s.Decls = append(s.Decls, c)
+		}
+	}
+	env, err := Check(sc)
+	if err != nil {
+		var u *UnsupportedError
+		if errors.As(err, &u) {
+			return nil, skip(u.Reason, u.Detail)
+		}
+		return nil, skip("sort-error", err.Error())
+	}
+	s.Env = env
+	for _, c := range sc.Commands {
+		if c.Name == "assert" {
+			s.Asserts = append(s.Asserts, ExpandLets(c.Terms[0]))
+		}
+	}
+	if len(s.Asserts) == 0 {
+		return nil, skip("no-assertions", "the script asserts nothing")
+	}
+	return s, nil
+}
+
+// LoadSeeds reads every .smt2 file under root in fsys (recursively, in name order; root may also
+// name one file). Files that cannot be used are returned as skips, one *SkipError each; an error
+// means root itself cannot be read.
+func LoadSeeds(fsys fs.FS, root string) (seeds []*Seed, skips []*SkipError, err error) {
+	var files []string
+	err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".smt2") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("read seeds: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, nil, fmt.Errorf("read seeds: no .smt2 files under %s", root)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		b, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read seeds: %w", err)
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(f, root), "/")
+		if name == "" {
+			name = path.Base(f)
+		}
+		s, err := NewSeed(name, string(b))
+		if err != nil {
+			var se *SkipError
+			if errors.As(err, &se) {
+				skips = append(skips, se)
+				continue
+			}
+			return nil, nil, err
+		}
+		seeds = append(seeds, s)
+	}
+	return seeds, skips, nil
+}
+
+// ModelQuery returns the script that asks a reference solver for a model of the seed's assertions
+// (negated: of the negation of their conjunction), ending in check-sat and a get-value of the
+// declared constants and of every partial application (see [PartialApps]). It also returns the
+// terms of the get-value, in order.
+func (s *Seed) ModelQuery(negated bool) (string, []*Term) {
+	var b strings.Builder
+	b.WriteString("(set-option :produce-models true)\n")
+	if s.Logic != "" {
+		b.WriteString("(set-logic " + s.Logic + ")\n")
+	}
+	for _, d := range s.Decls {
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+	}
+	asserts := s.Asserts
+	if negated {
+		asserts = []*Term{notTerm(andTerm(s.Asserts...))}
+	}
+	for _, a := range asserts {
+		b.WriteString("(assert ")
+		b.WriteString(a.String())
+		b.WriteString(")\n")
+	}
+	b.WriteString("(check-sat)\n")
+	terms := valueTerms(s.Env, asserts)
+	if len(terms) > 0 {
+		b.WriteString(getValue(terms))
+	}
+	return b.String(), terms
+}
+
+// Certify checks a reference model against the seed: every assertion (negated: the negated
+// conjunction) must not be false under m. Undecided assertions are allowed (their fragments are
+// simply not used); a false one means the reference solver's model is wrong.
+func (s *Seed) Certify(m *Model, negated bool) error {
+	asserts := s.Asserts
+	if negated {
+		asserts = []*Term{notTerm(andTerm(s.Asserts...))}
+	}
+	for i, a := range asserts {
+		if v, ok := m.Truth(a); ok && !v {
+			return fmt.Errorf("assertion %d of %s is false under the reference model", i+1, s.Name)
+		}
+	}
+	return nil
+}
+
+// valueTerms returns the terms whose values make a model: the declared constants of env, then the
+// partial applications of ts, innermost first.
+func valueTerms(env *Env, ts []*Term) []*Term {
+	var out []*Term
+	for _, name := range env.Order {
+		d := env.Decls[name]
+		if d == nil || len(d.ArgSorts) > 0 {
+			continue
+		}
+		out = append(out, &Term{Kind: KindApp, Name: name, Sort: d.Ret})
+	}
+	return append(out, PartialApps(ts)...)
+}
+
+// getValue prints (get-value (t1 t2 ...)) and a newline.
+func getValue(ts []*Term) string {
+	var b strings.Builder
+	b.WriteString("(get-value (")
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.String())
+	}
+	b.WriteString("))\n")
+	return b.String()
+}
+
+// ModelFromValues builds a model from a solver's get-value answer: rows[i] = [term text, value
+// text] answers terms[i] (as [Seed.ModelQuery] or an instance's model query asked them).
+func ModelFromValues(env *Env, terms []*Term, rows [][]string) (*Model, error) {
+	if len(rows) != len(terms) {
+		return nil, fmt.Errorf("get-value answered %d values for %d terms", len(rows), len(terms))
+	}
+	m := &Model{Consts: map[string]Value{}, Funcs: map[string]*FuncTable{}, Env: env}
+	for i, t := range terms {
+		if len(rows[i]) != 2 {
+			return nil, fmt.Errorf("get-value answer %d: want (term value), got %q", i+1, rows[i])
+		}
+		vt, err := ParseTerm(rows[i][1])
+		if err != nil {
+			return nil, fmt.Errorf("value of %s: %w", t, err)
+		}
+		v, err := m.ParseValue(vt, t.Sort)
+		if err != nil {
+			return nil, fmt.Errorf("value of %s: %w", t, err)
+		}
+		if len(t.Args) == 0 && t.Kind == KindApp {
+			m.Consts[t.Name] = v
+			continue
+		}
+		if err := m.Pin(t, v); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func andTerm(ts ...*Term) *Term {
+	if len(ts) == 1 {
+		return ts[0]
+	}
+	return &Term{Kind: KindApp, Name: "and", Args: ts, Sort: BoolSort}
+}
+
+func notTerm(t *Term) *Term { return &Term{Kind: KindApp, Name: "not", Args: []*Term{t}, Sort: BoolSort} }
