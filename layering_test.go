@@ -20,6 +20,8 @@ func TestLayering(t *testing.T) {
 		{"oracles", []string{"fuzz"}},
 		{"campaign", []string{"fuzz"}},
 		{"sqlgen", []string{"fuzz", "reduce"}},
+		{"smtgen", []string{"fuzz", "reduce"}},
+		{"targets/smtproc", []string{"fuzz"}},
 		{"targets/sqlite", []string{"fuzz"}},
 		{"targets/isolated", []string{"fuzz"}},
 		{"targets/fault", []string{"fuzz"}},

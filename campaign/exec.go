@@ -18,9 +18,10 @@ type executor struct {
 	valid     int64
 }
 
-// run executes c, reusing the targets' state when c's setup equals the one they hold.
+// run executes c, reusing the targets' state when c's setup is not empty and equals the one they
+// hold; a case without setup always starts from a reset target.
 func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
-	reuse := e.ready && sameSetup(e.lastSetup, c.Setup)
+	reuse := e.ready && len(c.Setup) > 0 && sameSetup(e.lastSetup, c.Setup)
 	runs := make([]fuzz.Run, len(e.targets))
 	healthy := true
 	for i, t := range e.targets {
@@ -52,12 +53,12 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 	return runs, nil
 }
 
-// runMany executes cases that share one setup with one target call per target for all their
-// queries, which saves round trips to an isolated child. ok is false when a statement crashed or
+// runMany executes cases that share one (non-empty) setup with one target call per target for all
+// their queries, which saves round trips to an isolated child. ok is false when a statement crashed or
 // timed out: the runs are then unusable, and the caller re-runs the cases one at a time to learn
 // which one did it. Only the first case's runs carry the setup results.
 func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.Run, ok bool, err error) {
-	reuse := e.ready && sameSetup(e.lastSetup, cs[0].Setup)
+	reuse := e.ready && len(cs[0].Setup) > 0 && sameSetup(e.lastSetup, cs[0].Setup)
 	runs = make([][]fuzz.Run, len(cs))
 	for ci := range cs {
 		runs[ci] = make([]fuzz.Run, len(e.targets))

@@ -376,7 +376,13 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 			if len(batch) == 0 {
 				return nil
 			}
-			runs, ok, err := w.exec.runMany(ctx, batch)
+			// Cases without setup carry their whole state in their queries and run one by one.
+			var runs [][]fuzz.Run
+			var ok bool
+			var err error
+			if len(batch[0].Setup) > 0 {
+				runs, ok, err = w.exec.runMany(ctx, batch)
+			}
 			for bi, cs := range batch {
 				if err != nil {
 					break

@@ -16,13 +16,21 @@ import (
 // The runner's unit tests use a fake generator, target and oracle; engines are tested for real in
 // cmd/polyfuzz.
 
-type fakeGen struct{ perSetup int }
+// fakeGen makes cases that share a setup in groups of perSetup, or have none when noSetup.
+type fakeGen struct {
+	perSetup int
+	noSetup  bool
+}
 
 func (g fakeGen) CasesPerSetup() int { return g.perSetup }
 func (g fakeGen) Generate(seed uint64) (*fuzz.Case, error) {
-	return &fuzz.Case{Domain: "fake", Gen: "fake", Seed: seed,
+	c := &fuzz.Case{Domain: "fake", Gen: "fake", Seed: seed,
 		Setup:   []string{fmt.Sprintf("setup %d", fuzz.SetupSeed(seed))},
-		Queries: []fuzz.Query{{Role: "q", Text: fmt.Sprintf("query %d", seed)}}}, nil
+		Queries: []fuzz.Query{{Role: "q", Text: fmt.Sprintf("query %d", seed)}}}
+	if g.noSetup {
+		c.Setup = nil
+	}
+	return c, nil
 }
 
 type fakeTarget struct {
@@ -77,7 +85,7 @@ func newConfig(t *testing.T, perSetup int, o fakeOracle, panics func(string) boo
 	var mu sync.Mutex
 	log := &[]string{}
 	return Config{
-		Domain: "fake", Gen: fakeGen{perSetup}, Oracles: []fuzz.Oracle{o}, Store: store, Seed: 7, Workers: 2,
+		Domain: "fake", Gen: fakeGen{perSetup: perSetup}, Oracles: []fuzz.Oracle{o}, Store: store, Seed: 7, Workers: 2,
 		Open: func(context.Context) ([]fuzz.Target, error) {
 			return []fuzz.Target{&fakeTarget{mu: &mu, log: log, panics: panics}}, nil
 		},
@@ -85,10 +93,14 @@ func newConfig(t *testing.T, perSetup int, o fakeOracle, panics func(string) boo
 }
 
 func TestRunSetupReuseAndSeeds(t *testing.T) {
-	tests := []struct{ perSetup, n int }{{1, 12}, {4, 40}, {100, 250}}
+	tests := []struct {
+		perSetup, n int
+		noSetup     bool // cases without setup: a reset before every case
+	}{{1, 12, false}, {4, 40, false}, {100, 250, false}, {100, 250, true}}
 	for _, tc := range tests {
-		t.Run(fmt.Sprint(tc.perSetup), func(t *testing.T) {
+		t.Run(fmt.Sprint(tc.perSetup, tc.noSetup), func(t *testing.T) {
 			cfg, log := newConfig(t, tc.perSetup, fakeOracle{}, nil)
+			cfg.Gen = fakeGen{tc.perSetup, tc.noSetup}
 			cfg.Tests = int64(tc.n)
 			sum, err := Run(context.Background(), cfg)
 			if err != nil {
@@ -106,17 +118,21 @@ func TestRunSetupReuseAndSeeds(t *testing.T) {
 					queries = append(queries, s)
 				}
 			}
-			if want := (tc.n + tc.perSetup - 1) / tc.perSetup; resets != want {
+			want := (tc.n + tc.perSetup - 1) / tc.perSetup
+			if tc.noSetup {
+				want = tc.n
+			}
+			if resets != want {
 				t.Errorf("%d resets, want one per setup: %d", resets, want)
 			}
-			var want []string
+			var wantQ []string
 			for i := range tc.n {
-				want = append(want, fmt.Sprintf("query %d", fuzz.CaseSeed(7, uint64(i), tc.perSetup)))
+				wantQ = append(wantQ, fmt.Sprintf("query %d", fuzz.CaseSeed(7, uint64(i), tc.perSetup)))
 			}
-			slices.Sort(want)
+			slices.Sort(wantQ)
 			slices.Sort(queries)
-			if !slices.Equal(queries, want) {
-				t.Errorf("ran cases %v, want %v", queries, want)
+			if !slices.Equal(queries, wantQ) {
+				t.Errorf("ran cases %v, want %v", queries, wantQ)
 			}
 			for _, f := range []string{"campaign.json", "stats.jsonl", "report.html"} {
 				if _, err := os.Stat(filepath.Join(cfg.Store.Dir, f)); err != nil {

@@ -14,7 +14,9 @@ type Case struct {
 	// Gen is the generator's options in their canonical text form; with Seed it regenerates the case.
 	Gen  string `json:"gen"`
 	Seed uint64 `json:"seed"`
-	// Setup statements run once per target after Reset, in order.
+	// Setup statements run once per target after Reset, in order. Consecutive cases with the same
+	// non-empty setup may share it; a case without setup always starts from a reset target (an SMT
+	// instance carries its declarations in its query).
 	Setup []string `json:"setup"`
 	// Queries are the variants the oracles compare; each Role names the layout slot it fills.
 	Queries []Query `json:"queries"`

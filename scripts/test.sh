@@ -9,6 +9,9 @@ sudo=""
 missing=()
 command -v gcc >/dev/null || missing+=(gcc)         # cgo: the SQLite driver bundles SQLite's C source
 command -v sqlite3 >/dev/null || missing+=(sqlite3) # the shell that findings' repro.sh scripts run
+for solver in z3 cvc5 cvc4 boolector mawk; do            # SMT solvers under test (z3 4.8.12, cvc5 1.0.3); mawk for the faulty-solver wrappers
+  command -v $solver >/dev/null || missing+=($solver)
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian's packages"
   $sudo apt-get update -qq

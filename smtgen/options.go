@@ -69,8 +69,8 @@ func (o Options) normalized() Options {
 	n.MaxAsserts = def(o.MaxAsserts, DefaultMaxAsserts)
 	n.Enrichment = def(o.Enrichment, DefaultEnrichment)
 	n.Mutants = def(o.Mutants, DefaultMutants)
-	n.Incremental = max(def(o.Incremental, DefaultIncremental), 0)
-	n.Tactics = max(o.Tactics, 0)
+	n.Incremental = def(o.Incremental, DefaultIncremental) // negative: none (kept, so normalizing twice is stable)
+	n.Tactics = o.Tactics
 	if n.Models == "" {
 		n.Models = ModelsBoth
 	}
@@ -96,7 +96,8 @@ func (o Options) validate() error {
 		v, max int
 	}{{"depth", o.MaxDepth, 1000}, {"asserts", o.MaxAsserts, 10000}, {"enrich", o.Enrichment, 1000000},
 		{"mutants", o.Mutants, 1 << fuzz.SetupBits}, {"incremental", o.Incremental, 100}, {"tactics", o.Tactics, 100}} {
-		if b.v < 0 || b.v > b.max || (b.v == 0 && b.name != "incremental" && b.name != "tactics") {
+		pct := b.name == "incremental" || b.name == "tactics"
+		if (b.v < 0 && !pct) || b.v > b.max || (b.v == 0 && !pct) {
 			return fmt.Errorf("smtgen: %s=%d out of range [1, %d]", b.name, b.v, b.max)
 		}
 	}
@@ -114,7 +115,7 @@ func (o Options) String() string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(f.key + "=" + strconv.Itoa(*f.p))
+		b.WriteString(f.key + "=" + strconv.Itoa(max(*f.p, 0)))
 	}
 	b.WriteString(" models=" + n.Models + " connectives=" + n.Connectives + "}")
 	return b.String()

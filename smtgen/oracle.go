@@ -1,5 +1,3 @@
-//go:build ignore
-
 package smtgen
 
 import (
@@ -170,6 +168,11 @@ func certify(c *fuzz.Case, at int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return p.certify(m, at)
+}
+
+// certify checks that every assertion in scope at check-sat number at is true under m.
+func (p *parsed) certify(m *Model, at int) (int, error) {
 	for i, a := range p.checks[at] {
 		if v, ok := m.Truth(a); !ok || !v {
 			return 0, fmt.Errorf("assertion %d is not true under the model", i+1)

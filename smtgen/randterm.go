@@ -120,7 +120,8 @@ func (g *groundGen) term(s *Sort, depth int) *Term {
 	case s.Name == "Array":
 		switch g.r.IntN(3) {
 		case 0:
-			return &Term{Kind: KindApp, Name: "const", As: s, Args: []*Term{g.term(s.Args[1], d)}}
+			// cvc5 wants a value as the argument of (as const ...).
+			return &Term{Kind: KindApp, Name: "const", As: s, Args: []*Term{g.leaf(s.Args[1])}}
 		case 1:
 			return rgApp("store", g.term(s, d), g.term(s.Args[0], d), g.term(s.Args[1], d))
 		}
@@ -349,7 +350,7 @@ func (g *groundGen) stringTerm(d int) *Term {
 	r := g.r
 	small := func() *Term { return g.smallInt(d) }
 	if g.theory == "regex" {
-		switch r.IntN(3) {
+		switch r.IntN(5) {
 		case 0:
 			return rgApp(g.pickName("str.replace_re", "str.replace_re_all"), g.term(StringSort, d), g.term(RegLanSort, d), g.term(StringSort, d))
 		case 1:

@@ -1,5 +1,3 @@
-//go:build ignore
-
 package smtgen
 
 import (
@@ -261,4 +259,6 @@ func andTerm(ts ...*Term) *Term {
 	return &Term{Kind: KindApp, Name: "and", Args: ts, Sort: BoolSort}
 }
 
-func notTerm(t *Term) *Term { return &Term{Kind: KindApp, Name: "not", Args: []*Term{t}, Sort: BoolSort} }
+func notTerm(t *Term) *Term {
+	return &Term{Kind: KindApp, Name: "not", Args: []*Term{t}, Sort: BoolSort}
+}

@@ -23,6 +23,9 @@ type SelfCheckReport struct {
 	// Undecided counts terms the evaluator could not decide even with the solver's values of the
 	// partial applications pinned.
 	Undecided int
+	// Partial counts the terms with a partial application (div, mod or / by a term that is not
+	// a nonzero literal), whose value depends on the solver's pinned values when it is zero.
+	Partial int
 	// Inconsistent counts pins of partial applications that contradicted an earlier pin or the
 	// evaluator (the solver answered two values for one unspecified application).
 	Inconsistent int
@@ -30,6 +33,8 @@ type SelfCheckReport struct {
 	// inconsistencies.
 	Examples      []Disagreement
 	ErrorExamples []string
+
+	all []Disagreement // every disagreement, for the tests
 }
 
 // Disagreement is one term on which the evaluator and the solver differ, as printed values.
@@ -39,8 +44,8 @@ type Disagreement struct {
 
 // String summarises the report on one line.
 func (r *SelfCheckReport) String() string {
-	return fmt.Sprintf("%s: %d terms, %d agreed, %d disagreed, %d solver errors, %d undecided, %d inconsistent pins",
-		r.Theory, r.Terms, r.Agreed, r.Disagreed, r.SolverError, r.Undecided, r.Inconsistent)
+	return fmt.Sprintf("%s: %d terms, %d agreed, %d disagreed, %d solver errors, %d undecided (%d with partial operations, %d inconsistent pins)",
+		r.Theory, r.Terms, r.Agreed, r.Disagreed, r.SolverError, r.Undecided, r.Partial, r.Inconsistent)
 }
 
 // selfCheckBatch is the number of terms sent to the solver in one script.
@@ -161,6 +166,9 @@ func (rep *SelfCheckReport) compare(env *Env, items []scItem, apps []*Term, answ
 		}
 	}
 	for i, it := range items {
+		if len(PartialApps([]*Term{it.t})) > 0 {
+			rep.Partial++
+		}
 		ans := answers[i]
 		if ans.err != "" {
 			rep.SolverError++
@@ -188,8 +196,10 @@ func (rep *SelfCheckReport) compare(env *Env, items []scItem, apps []*Term, answ
 			continue
 		}
 		rep.Disagreed++
+		d := Disagreement{Term: it.text, Ours: ours.String(), Solver: ans.value}
+		rep.all = append(rep.all, d)
 		if len(rep.Examples) < 20 {
-			rep.Examples = append(rep.Examples, Disagreement{Term: it.text, Ours: ours.String(), Solver: ans.value})
+			rep.Examples = append(rep.Examples, d)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,25 +36,133 @@ func execAsk(argv []string) func(ctx context.Context, script string) (string, er
 	}
 }
 
-func TestSelfCheckExplore(t *testing.T) {
-	if os.Getenv("SELFCHECK_EXPLORE") == "" {
-		t.Skip()
+// TestSelfCheckAgainstSolvers compares the evaluator with z3 and cvc5 on 10,000 random ground
+// terms per theory (500 with -short). Every disagreement must belong to a class explained in
+// docs/smt-evaluator.md; SMTGEN_SELFCHECK_SEED changes the seed.
+func TestSelfCheckAgainstSolvers(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 500
 	}
-	n := 2000
+	seed := int64(1)
+	if s := os.Getenv("SMTGEN_SELFCHECK_SEED"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("SMTGEN_SELFCHECK_SEED: %v", err)
+		}
+		seed = v
+	}
+	t.Logf("seed %d (set SMTGEN_SELFCHECK_SEED to change it), %d terms per theory", seed, n)
 	for _, solver := range []string{"z3", "cvc5"} {
-		for _, th := range Theories {
-			rep, err := SelfCheck(context.Background(), th, n, 1, execAsk(solverCommands[solver]))
-			if err != nil {
-				t.Errorf("%s %s: %v", solver, th, err)
-				continue
+		t.Run(solver, func(t *testing.T) {
+			argv := solverCommands[solver]
+			if _, err := exec.LookPath(argv[0]); err != nil {
+				if os.Getenv("CI") == "true" {
+					t.Fatalf("%s is not on PATH; CI must install it (Debian package %s)", argv[0], argv[0])
+				}
+				t.Skipf("%s is not on PATH: self-check against it skipped (Debian package %s)", argv[0], argv[0])
 			}
-			t.Logf("%s %s", solver, rep)
-			for _, e := range rep.Examples {
-				t.Logf("  %s\n     ours %s\n   solver %s", e.Term, e.Ours, e.Solver)
+			for _, th := range Theories {
+				t.Run(th, func(t *testing.T) {
+					t.Parallel()
+					rep, err := SelfCheck(context.Background(), th, n, seed, execAsk(argv))
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Logf("%s %s", solver, rep)
+					explained := map[string]int{}
+					for _, d := range rep.all {
+						class := explainDisagreement(solver, th, d)
+						if class == "" {
+							t.Errorf("unexplained disagreement with %s:\n  term   %s\n  ours   %s\n  solver %s", solver, d.Term, d.Ours, d.Solver)
+							continue
+						}
+						explained[class]++
+					}
+					for class, k := range explained {
+						t.Logf("  %d disagreements explained as %s", k, class)
+					}
+					if rep.Inconsistent > 0 {
+						t.Errorf("%d inconsistent pins: %v", rep.Inconsistent, rep.ErrorExamples)
+					}
+					// Solver errors are terms the solver rejects or does not evaluate to a literal
+					// (documented per solver); a jump means the generator or the reader broke.
+					if rep.SolverError*4 > rep.Terms {
+						t.Errorf("%d of %d terms gave solver errors, e.g. %v", rep.SolverError, rep.Terms, rep.ErrorExamples)
+					}
+					if rep.Agreed+rep.Disagreed+rep.SolverError+rep.Undecided != rep.Terms {
+						t.Errorf("counts do not add up: %s", rep)
+					}
+				})
 			}
-			for _, e := range rep.ErrorExamples {
-				t.Logf("  error: %s", e)
-			}
+		})
+	}
+}
+
+// explainDisagreement returns the class (from docs/smt-evaluator.md) that explains d, or "".
+func explainDisagreement(solver, theory string, d Disagreement) string {
+	if solver == "cvc5" && theory == "regex" && cvc5LoopZeroBug(d) {
+		return "cvc5-re-loop-zero-of-star (cvc5 issue 9784)"
+	}
+	return ""
+}
+
+// cvc5LoopZeroBug reports whether d is explained by cvc5 1.0.x rewriting ((_ re.loop 0 0) R) and
+// ((_ re.^ 0) R) to R when R rewrites to a star (cvc5/cvc5#9784, fixed in cvc5/cvc5#9786):
+// replacing those subterms by their argument reproduces the solver's value.
+func cvc5LoopZeroBug(d Disagreement) bool {
+	t, err := ParseTerm(d.Term)
+	if err != nil {
+		return false
+	}
+	var zeroLoops []*Term
+	var walk func(*Term)
+	walk = func(t *Term) {
+		if t.Kind == KindApp && len(t.Args) == 1 && ((t.Name == "re.^" && len(t.Index) == 1 && t.Index[0] == 0) ||
+			(t.Name == "re.loop" && len(t.Index) == 2 && t.Index[0] == 0 && t.Index[1] == 0)) {
+			zeroLoops = append(zeroLoops, t)
+		}
+		for _, a := range t.Args {
+			walk(a)
 		}
 	}
+	walk(t)
+	// Try every subset of the zero loops (there are few) as the ones cvc5 rewrote.
+	if len(zeroLoops) == 0 || len(zeroLoops) > 6 {
+		return false
+	}
+	for mask := 1; mask < 1<<len(zeroLoops); mask++ {
+		t, _ := ParseTerm(d.Term)
+		k := 0
+		var rewrite func(*Term) *Term
+		rewrite = func(u *Term) *Term {
+			isLoop := u.Kind == KindApp && len(u.Args) == 1 && ((u.Name == "re.^" && len(u.Index) == 1 && u.Index[0] == 0) ||
+				(u.Name == "re.loop" && len(u.Index) == 2 && u.Index[0] == 0 && u.Index[1] == 0))
+			for i, a := range u.Args {
+				u.Args[i] = rewrite(a)
+			}
+			if isLoop {
+				k++
+				if mask&(1<<(k-1)) != 0 {
+					return u.Args[0]
+				}
+			}
+			return u
+		}
+		t = rewrite(t)
+		m := NewModel(nil)
+		v, err := m.Eval(t)
+		if err != nil {
+			continue
+		}
+		vt, err := ParseTerm(d.Solver)
+		if err != nil {
+			return false
+		}
+		sv, err := m.ParseValue(vt, t.Sort)
+		if err == nil && Equal(v, sv) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,5 +1,3 @@
-//go:build ignore
-
 package smtgen
 
 import (
@@ -270,7 +268,7 @@ func connective(t *Term) bool {
 const maxFragmentText = 4000
 
 // maxFormulaText bounds the printed size of a constructed formula.
-const maxFormulaText = 16000
+const maxFormulaText = 4000
 
 // maxFragments bounds the initial pool.
 const maxFragments = 5000

@@ -195,47 +195,68 @@ func (a ArrayValue) Store(k, v Value) ArrayValue {
 	return out.collapse()
 }
 
-// collapse rewrites an array whose entries cover a finite index domain into the canonical form:
-// the default becomes the most frequent value (ties: the smallest) and entries equal to it go.
+// collapse keeps an array over a finite index sort canonical: its default is the value taken
+// at the most indices (ties: the smallest value) and only the other indices are stored. When
+// fewer than half of the indices are stored, the default already is the strict majority.
 func (a ArrayValue) collapse() ArrayValue {
 	n, ok := domainSize(a.S.Args[0])
-	if !ok || int64(len(a.Keys)) != n {
+	if !ok || 2*int64(len(a.Keys)) < n {
 		return a
 	}
-	best := -1
-	bestCount := 0
-	for i := range a.Vals {
-		c := 0
-		for j := range a.Vals {
-			if Equal(a.Vals[i], a.Vals[j]) {
-				c++
+	keys := make([]Value, n)
+	vals := make([]Value, n)
+	var distinct []Value
+	var counts []int
+	for i := range keys {
+		keys[i] = domainValue(a.S.Args[0], uint64(i))
+		vals[i] = a.Select(keys[i])
+		found := false
+		for j, d := range distinct {
+			if Equal(d, vals[i]) {
+				counts[j]++
+				found = true
+				break
 			}
 		}
-		if c > bestCount || (c == bestCount && compareValues(a.Vals[i], a.Vals[best]) < 0) {
-			best, bestCount = i, c
+		if !found {
+			distinct = append(distinct, vals[i])
+			counts = append(counts, 1)
 		}
 	}
-	d := a.Vals[best]
-	out := ArrayValue{S: a.S, Default: d}
-	for i := range a.Keys {
-		if !Equal(a.Vals[i], d) {
-			out.Keys = append(out.Keys, a.Keys[i])
-			out.Vals = append(out.Vals, a.Vals[i])
+	best := 0
+	for j := range distinct {
+		if counts[j] > counts[best] || (counts[j] == counts[best] && compareValues(distinct[j], distinct[best]) < 0) {
+			best = j
+		}
+	}
+	out := ArrayValue{S: a.S, Default: distinct[best]}
+	for i := range keys {
+		if !Equal(vals[i], out.Default) {
+			out.Keys = append(out.Keys, keys[i])
+			out.Vals = append(out.Vals, vals[i])
 		}
 	}
 	return out
 }
 
-// domainSize returns the number of values of s when it is small and finite (Bool, bit-vectors
-// up to 16 bits).
+// domainSize returns the number of values of s when s is Bool or a bit-vector sort of at most
+// 62 bits.
 func domainSize(s *Sort) (int64, bool) {
 	switch {
 	case s.Equal(BoolSort):
 		return 2, true
-	case s.Name == "BitVec" && s.Width() > 0 && s.Width() <= 16:
+	case s.Name == "BitVec" && s.Width() > 0 && s.Width() <= 62:
 		return 1 << s.Width(), true
 	}
 	return 0, false
+}
+
+// domainValue returns the i-th value of a sort that domainSize accepts, in increasing order.
+func domainValue(s *Sort, i uint64) Value {
+	if s.Equal(BoolSort) {
+		return BoolValue(i == 1)
+	}
+	return NewBVUint(s.Width(), i)
 }
 
 // Equal reports whether a and b are the same value; arrays compare extensionally and regular

@@ -16,10 +16,12 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/isolated"
 )
 
-const usage = `polyfuzz finds wrong answers in database engines and solvers.
+const usage = `polyfuzz finds wrong answers in SMT solvers and database engines.
 
 usage:
   polyfuzz sql [flags]          fuzz a SQL engine (default: embedded SQLite, NoREC and TLP)
+  polyfuzz smt [flags]          fuzz SMT solvers with satisfiable-by-construction instances (STORM)
+  polyfuzz smt selfcheck        compare polyfuzz's SMT evaluator with the solvers on random terms
   polyfuzz replay [flags] DIR   re-run a stored finding from its seed and check it still fails
   polyfuzz reduce [flags] DIR   reduce a stored finding again
   polyfuzz report OUT           rewrite OUT/report.html from OUT's files
@@ -53,6 +55,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "sql":
 		return cmdSQL(ctx, rest, stdout, stderr)
+	case "smt":
+		return cmdSMT(ctx, rest, stdout, stderr)
 	case "replay":
 		return cmdReplay(ctx, rest, stdout, stderr)
 	case "reduce":

@@ -178,23 +178,50 @@ func (s *sqlSetup) oracle(name string) (fuzz.Oracle, error) {
 	return nil, fmt.Errorf("unknown oracle %q", name)
 }
 
-// setupFromRecord rebuilds what produced a stored finding.
-func setupFromRecord(rec *campaign.Record) (*sqlSetup, fuzz.Oracle, error) {
-	if rec.Domain != "sql" {
-		return nil, nil, fmt.Errorf("finding of domain %q: this polyfuzz replays sql findings", rec.Domain)
+// rebuilt is what replaying or reducing a stored finding needs, whatever its domain.
+type rebuilt struct {
+	gen     fuzz.Generator // nil when the case cannot be regenerated here
+	oracle  fuzz.Oracle
+	open    func(ctx context.Context) ([]fuzz.Target, error)
+	reducer fuzz.Reducer
+	format  campaign.Format
+}
+
+// rebuild reconstructs from a stored finding's record what produced it.
+func rebuild(ctx context.Context, rec *campaign.Record) (*rebuilt, error) {
+	switch rec.Domain {
+	case "sql":
+		return rebuildSQL(rec)
+	case "smt":
+		return rebuildSMT(ctx, rec)
 	}
+	return nil, fmt.Errorf("finding of domain %q: this polyfuzz replays sql and smt findings", rec.Domain)
+}
+
+// rebuildSQL rebuilds what produced a stored SQL finding.
+func rebuildSQL(rec *campaign.Record) (*rebuilt, error) {
 	opts, err := sqlgen.ParseOptions(rec.Gen)
 	if err != nil {
-		return nil, nil, fmt.Errorf("finding's generator options: %w", err)
+		return nil, fmt.Errorf("finding's generator options: %w", err)
 	}
 	spec, err := specFromOptions(rec.Options)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	s, err := newSQLSetup(opts, []string{rec.Oracle}, spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	o, err := s.oracle(rec.Oracle)
-	return s, o, err
+	if err != nil {
+		return nil, err
+	}
+	open := func(ctx context.Context) ([]fuzz.Target, error) {
+		t, err := openTarget(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		return []fuzz.Target{t}, nil
+	}
+	return &rebuilt{gen: s.gen, oracle: o, open: open, reducer: sqlgen.NewReducer(), format: s.format}, nil
 }

@@ -183,24 +183,24 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if *noFault {
 		delete(rec.Options, "fault")
 	}
-	s, o, err := setupFromRecord(rec)
+	s, err := rebuild(ctx, rec)
 	if err != nil {
 		fmt.Fprintf(stderr, "polyfuzz replay: %v\n", err)
 		return 1
 	}
-	t, err := openTarget(ctx, s.spec)
+	ts, err := s.open(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "polyfuzz replay: %v\n", err)
 		return 1
 	}
-	defer t.Close()
-	res, err := campaign.Replay(ctx, dir, s.gen, o, []fuzz.Target{t})
+	defer closeAll(ts)
+	res, err := campaign.Replay(ctx, dir, s.gen, s.oracle, ts)
 	if err != nil {
 		fmt.Fprintf(stderr, "polyfuzz replay: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "finding: %s\n  kind %s, oracle %s, seed %d, on %s %s\n", rec.Title, rec.Kind, rec.Oracle,
-		rec.Seed, t.Name(), t.Version())
+	fmt.Fprintf(stdout, "finding: %s\n  kind %s, oracle %s, seed %d, on %s\n", rec.Title, rec.Kind, rec.Oracle,
+		rec.Seed, targetVersions(ts))
 	if res.RegenChecked {
 		fmt.Fprintf(stdout, "  case regenerated from seed: %s\n", yesNo(res.Regenerated, "identical to the stored case",
 			"DIFFERS from the stored case (generator changed since)"))
@@ -218,6 +218,22 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	fmt.Fprintln(stdout, "reproduces")
 	return 0
+}
+
+// closeAll closes every target.
+func closeAll(ts []fuzz.Target) {
+	for _, t := range ts {
+		t.Close()
+	}
+}
+
+// targetVersions prints "name version" of every target, comma-separated.
+func targetVersions(ts []fuzz.Target) string {
+	var parts []string
+	for _, t := range ts {
+		parts = append(parts, t.Name()+" "+t.Version())
+	}
+	return strings.Join(parts, ", ")
 }
 
 func yesNo(ok bool, yes, no string) string {
@@ -258,7 +274,7 @@ func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
 		return 2
 	}
-	s, o, err := setupFromRecord(rec)
+	s, err := rebuild(ctx, rec)
 	if err == nil && filepath.Base(filepath.Dir(dir)) != "findings" {
 		err = errors.New("the finding directory must sit in OUT/findings/")
 	}
@@ -266,18 +282,18 @@ func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
 		return 1
 	}
-	t, err := openTarget(ctx, s.spec)
+	ts, err := s.open(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
 		return 1
 	}
-	defer t.Close()
+	defer closeAll(ts)
 	store, err := campaign.NewStore(filepath.Dir(filepath.Dir(dir)))
 	if err != nil {
 		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
 		return 1
 	}
-	red, err := campaign.ReduceFinding(ctx, store, dir, o, []fuzz.Target{t}, sqlgen.NewReducer(), s.format, *limit)
+	red, err := campaign.ReduceFinding(ctx, store, dir, s.oracle, ts, s.reducer, s.format, *limit)
 	if err != nil {
 		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
 		return 1

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+)
+
+// repoFile returns the absolute path of a file of the repository.
+func repoFile(t *testing.T, rel string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("..", "..", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestSMTFaultsFire proves each SMT oracle fires on a real solver behind a faulty wrapper
+// (testdata/smt-faults): the finding has the right kind, hits more than once, is reduced, and
+// replays; the campaign goes on after the solver dies.
+func TestSMTFaultsFire(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	testenv.NeedEngine(t, "mawk")
+	seed := fmt.Sprint(testenv.Seed(t))
+	tests := []struct {
+		name, wrapper, seeds, oracle string
+		title, kind                  string
+	}{
+		{"unsat on a satisfiable instance", "unsat.sh", "lia_schedule.smt2", "sat",
+			"sat: unsat.sh: unsat on a satisfiable qf_lia instance", "wrong-result"},
+		{"wrong model", "wrong-model.sh", "lia_schedule.smt2", "model",
+			"model: wrong-model.sh: invalid model of a qf_lia instance", "invalid-model"},
+		{"solver dies", "die.sh", "lia_schedule.smt2", "sat",
+			"crash: die.sh: die.sh exited with status n (signal n, segmentation fault)", "crash"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			code, stdout, stderr := polyfuzz(t, "smt", "--solver-cmd", repoFile(t, "testdata/smt-faults/"+tc.wrapper),
+				"--seeds", repoFile(t, "testdata/smt/"+tc.seeds), "--oracle", tc.oracle, "--incremental", "0",
+				"--tests", "300", "--mutants", "50", "--seed", seed, "-j", "2", "--quiet", "--out", out,
+				"--reduce-time", "30s")
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			if !strings.Contains(stdout, "tests 300 ") {
+				t.Errorf("the campaign did not run all its tests:\n%s", stdout)
+			}
+			recs := records(t, out)
+			var rec *campaign.Record
+			for title, r := range recs {
+				if strings.HasPrefix(title, tc.title) {
+					rec = r
+				}
+			}
+			if rec == nil {
+				t.Fatalf("no finding %q; got:\n%s\n%s", tc.title, stdout, stderr)
+			}
+			if rec.Kind.String() != tc.kind || rec.Hits < 2 || rec.Status != campaign.StatusReduced {
+				t.Errorf("%s: kind %s, hits %d, status %s (%s); want %s, several hits, reduced",
+					rec.Title, rec.Kind, rec.Hits, rec.Status, rec.Note, tc.kind)
+			}
+			dir := filepath.Join(out, "findings", rec.Hash)
+			_, orig, red, err := campaign.LoadFinding(dir)
+			if err != nil || red == nil {
+				t.Fatalf("%s: no reduced case: %v", rec.Title, err)
+			}
+			if a, b := len(red.Queries[0].Text), len(orig.Queries[0].Text); a >= b {
+				t.Errorf("%s: reduced instance has %d bytes, the original %d", rec.Title, a, b)
+			}
+			t.Logf("%s: reduced from %d to %d bytes:\n%s", rec.Title, len(orig.Queries[0].Text), len(red.Queries[0].Text), red.Queries[0].Text)
+			code, rout, rerr := polyfuzz(t, "replay", dir)
+			if code != 0 || !strings.Contains(rout, "identical to the stored case") {
+				t.Errorf("replay of %s: exit %d\n%s%s", rec.Title, code, rout, rerr)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "repro.sh")); err != nil || !strings.Contains(string(b), tc.wrapper) {
+				t.Errorf("repro.sh does not run the solver: %v\n%s", err, b)
+			}
+		})
+	}
+}
+
+// TestSMTSolversReportNothing runs real z3 and cvc5 on the project's seeds with every oracle:
+// Debian's z3 4.8.12 and cvc5 1.0.3 give no finding on these instances.
+func TestSMTSolversReportNothing(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	testenv.NeedEngine(t, "cvc5")
+	out := t.TempDir()
+	code, stdout, stderr := polyfuzz(t, "smt", "--solver", "z3", "--solver", "cvc5", "--tests", "600",
+		"--mutants", "30", "--asserts", "16", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if recs := records(t, out); len(recs) != 0 {
+		for title, r := range recs {
+			t.Errorf("finding %s: %s / %s", title, r.Expected, r.Actual)
+		}
+		t.Fatalf("z3 and cvc5 gave findings:\n%s", stdout)
+	}
+	t.Logf("%s", stdout)
+}
+
+// TestSMTCorpusSeeds runs a short campaign over the shared corpus's QF_LIA folder on z3.
+func TestSMTCorpusSeeds(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	dir := repoFile(t, "../shared/corpus/smt/QF_LIA")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no shared corpus beside the repository: %v", err)
+	}
+	out := t.TempDir()
+	code, stdout, stderr := polyfuzz(t, "smt", "--solver", "z3", "--seeds", dir, "--tests", "400", "--mutants", "20",
+		"--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet", "--out", out, "--no-reduce")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "usable seeds of 47") {
+		t.Errorf("no seed count:\n%s", stderr)
+	}
+	t.Logf("%s\n%s", stderr, stdout)
+}
+
+func TestSMTBadInput(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad")
+	os.Mkdir(bad, 0o755)
+	os.WriteFile(filepath.Join(bad, "broken.smt2"), []byte("(set-logic QF_LIA)\n(declare-fun x () Int)\n(assert (> x\n"), 0o644)
+	mixed := filepath.Join(dir, "mixed")
+	os.Mkdir(mixed, 0o755)
+	os.WriteFile(filepath.Join(mixed, "broken.smt2"), []byte("(assert (> x 1)))\n"), 0o644)
+	os.WriteFile(filepath.Join(mixed, "fp.smt2"), []byte("(declare-fun f () (_ FloatingPoint 8 24))\n(assert (fp.isNaN f))\n"), 0o644)
+	b, _ := os.ReadFile(repoFile(t, "testdata/smt/lia_schedule.smt2"))
+	os.WriteFile(filepath.Join(mixed, "good.smt2"), b, 0o644)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no usable seed", []string{"smt", "--seeds", bad, "--tests", "1"}, 1, "no usable seed"},
+		{"malformed seed skipped with position", []string{"smt", "--seeds", mixed, "--tests", "5", "--out", filepath.Join(dir, "o1")}, 0,
+			"skipped broken.smt2: syntax: line 1, column 17"},
+		{"unsupported theory counted", []string{"smt", "--seeds", mixed, "--tests", "5", "--out", filepath.Join(dir, "o2")}, 0,
+			"skipped: floating-point 1, syntax 1"},
+		{"missing seeds folder", []string{"smt", "--seeds", filepath.Join(dir, "nope")}, 1, "--seeds:"},
+		{"missing solver binary", []string{"smt", "--solver-cmd", "/nonexistent/z3 -in"}, 1, "/nonexistent/z3"},
+		{"not an SMT solver", []string{"smt", "--solver-cmd", "cat"}, 1, "does not speak SMT-LIB"},
+		{"unknown solver", []string{"smt", "--solver", "mathsat9"}, 1, `unknown solver "mathsat9"`},
+		{"unknown oracle", []string{"smt", "--oracle", "pqs"}, 1, `unknown --oracle "pqs"`},
+		{"bad model source", []string{"smt", "--models", "solver"}, 1, `unknown model source "solver"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := polyfuzz(t, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+			if strings.Contains(stderr, "goroutine ") {
+				t.Fatalf("stack trace for bad input:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// TestSMTReproScript runs a stored finding's repro.sh: it pipes the reduced case into the solver.
+func TestSMTReproScript(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	out := t.TempDir()
+	code, stdout, stderr := polyfuzz(t, "smt", "--solver-cmd", repoFile(t, "testdata/smt-faults/unsat.sh"),
+		"--seeds", repoFile(t, "testdata/smt/bv_signed.smt2"), "--tests", "20", "--seed", "5", "--quiet", "--out", out,
+		"--reduce-time", "20s")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, rec := range records(t, out) {
+		b, err := exec.Command("bash", filepath.Join(out, "findings", rec.Hash, "repro.sh")).CombinedOutput()
+		if err != nil || !strings.Contains(string(b), "unsat") {
+			t.Errorf("repro.sh: %v\n%s", err, b)
+		}
+		return
+	}
+	t.Fatalf("no finding:\n%s", stdout)
+}

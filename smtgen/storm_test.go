@@ -1,0 +1,88 @@
+package smtgen
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+func loadTestSeeds(t *testing.T) []*Seed {
+	t.Helper()
+	seeds, skips, err := LoadSeeds(os.DirFS("../testdata/smt"), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range skips {
+		t.Errorf("project seed skipped: %v", s)
+	}
+	return seeds
+}
+
+func TestOptionsRoundTrip(t *testing.T) {
+	for _, o := range []Options{{}, {MaxDepth: 3, Tactics: 50, Models: ModelsRandom, Connectives: ConnStorm}, {Incremental: -1}} {
+		p, err := ParseOptions(o.String())
+		if err != nil {
+			t.Fatalf("%s: %v", o, err)
+		}
+		if p.String() != o.String() {
+			t.Errorf("round trip: %s became %s", o, p)
+		}
+	}
+	for _, bad := range []string{"storm{depth=-1}", "storm{models=x}", "storm{nope=1}", "x{}"} {
+		if _, err := ParseOptions(bad); err == nil {
+			t.Errorf("ParseOptions(%q) accepted", bad)
+		}
+	}
+}
+
+// TestGeneratedInstancesAreCertified generates cases from every project seed with random models
+// and checks that each instance reads back, that every assertion in scope at every check-sat is
+// true under the stored model, and that generation is deterministic.
+func TestGeneratedInstancesAreCertified(t *testing.T) {
+	seeds := loadTestSeeds(t)
+	g, err := New(Options{Mutants: 20, Incremental: 30, Tactics: 20}, seeds, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 1000
+	if testing.Short() {
+		n = 300
+	}
+	modes := map[string]int{}
+	for i := range n {
+		s := fuzz.CaseSeed(7, uint64(i), g.CasesPerSetup())
+		c, err := g.Generate(s)
+		if err != nil {
+			t.Fatalf("seed %d: %v", s, err)
+		}
+		p, err := parseCase(c)
+		if err != nil {
+			t.Fatalf("seed %d: case does not read back: %v\n%s", s, err, c.Queries[0].Text)
+		}
+		m, err := ParseModelText(c.Params[ParamModel], p.env)
+		if err != nil {
+			t.Fatalf("seed %d: model does not read back: %v", s, err)
+		}
+		for at := range p.checks {
+			if _, err := p.certify(m, at); err != nil {
+				t.Fatalf("seed %d: check-sat %d: %v\n%s\n%s", s, at+1, err, c.Queries[0].Text, c.Params[ParamModel])
+			}
+		}
+		modes[strings.Fields(c.Params[ParamMode])[0]]++
+		if i%100 == 0 {
+			d, _ := g.Generate(s)
+			a, _ := json.Marshal(c)
+			b, _ := json.Marshal(d)
+			if string(a) != string(b) {
+				t.Fatalf("seed %d: two generations differ", s)
+			}
+		}
+	}
+	t.Logf("modes: %v", modes)
+	if modes["incremental"] == 0 || modes["check-sat-using"] == 0 || modes["plain"] == 0 {
+		t.Errorf("modes not all used: %v", modes)
+	}
+}
