@@ -196,12 +196,16 @@ func (ModelOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 	var p *parsed
 	for _, run := range runs {
 		ri, rm := result(c, run, RoleInstance), result(c, run, RoleModel)
-		if ri == nil || rm == nil || ri.Failed() || rm.Failed() {
+		if ri == nil || rm == nil || ri.Failed() {
 			continue
 		}
 		ans := answers(ri)
 		if len(ans) == 0 || ans[len(ans)-1] != "sat" {
 			skip = "not-sat"
+			continue
+		}
+		if rm.Failed() {
+			skip = "get-value-failed"
 			continue
 		}
 		if p == nil {

@@ -25,7 +25,9 @@ type Seed struct {
 	// Decls are the commands an instance repeats before its assertions: declare-sort, define-sort,
 	// declare-fun, declare-const, define-fun, in their order in the file.
 	Decls []*Command
-	// Asserts are every assertion of the file (in any push scope), lets expanded, annotations kept.
+	// Asserts are every assertion of the file (in any push scope), with lets, define-funs and named
+	// terms expanded and annotations removed (a fragment that repeats a :named term would name it
+	// twice).
 	Asserts []*Term
 }
 
@@ -94,7 +96,7 @@ func NewSeed(name, text string) (*Seed, error) {
 	s.Env = env
 	for _, c := range sc.Commands {
 		if c.Name == "assert" {
-			s.Asserts = append(s.Asserts, ExpandLets(c.Terms[0]))
+			s.Asserts = append(s.Asserts, stripAnnotations(env.ExpandDefs(c.Terms[0])))
 		}
 	}
 	if len(s.Asserts) == 0 {
@@ -261,4 +263,32 @@ func andTerm(ts ...*Term) *Term {
 
 func notTerm(t *Term) *Term {
 	return &Term{Kind: KindApp, Name: "not", Args: []*Term{t}, Sort: BoolSort}
+}
+
+// stripAnnotations returns t without (! ...) annotations, sharing what it does not change.
+func stripAnnotations(t *Term) *Term {
+	memo := map[*Term]*Term{}
+	var walk func(t *Term) *Term
+	walk = func(t *Term) *Term {
+		for t.Kind == KindAnnot {
+			t = t.Args[0]
+		}
+		if r, ok := memo[t]; ok {
+			return r
+		}
+		res := t
+		for i, a := range t.Args {
+			if w := walk(a); w != a {
+				if res == t {
+					cp := *t
+					cp.Args = append([]*Term(nil), t.Args...)
+					res = &cp
+				}
+				res.Args[i] = w
+			}
+		}
+		memo[t] = res
+		return res
+	}
+	return walk(t)
 }

@@ -2,11 +2,17 @@ package main
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/smtgen"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
 )
 
@@ -47,4 +53,141 @@ func BenchmarkSQLiteCampaign(b *testing.B) {
 			b.ReportMetric(100*float64(sum.Totals.Valid)/float64(max(1, sum.Totals.Statements)), "valid%")
 		})
 	}
+}
+
+// BenchmarkSMTCampaign runs the whole SMT loop (STORM generation, z3, sat-by-construction, model
+// validation and error oracles) on one worker over the project's seeds, with small instances
+// (at most 8 assertions of depth 8), and reports instances per second and harness efficiency.
+func BenchmarkSMTCampaign(b *testing.B) {
+	testenv.NeedEngine(b, "z3")
+	spec := smtSpec{Solvers: []string{"z3"}, Timeout: 10 * time.Second, Ref: "z3", Seeds: smtBenchSeeds(b)}
+	s, err := newSMTSetup(spec, smtBenchOptions, []string{"sat", "model", "error"}, func(string) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	store, err := campaign.NewStore(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := campaign.Config{Domain: "smt", Gen: s.gen, Oracles: s.oracles, Store: store, Seed: 1, Workers: 1,
+		Tests: int64(max(b.N, 200)), Open: spec.openSolvers}
+	b.ResetTimer()
+	sum, err := campaign.Run(context.Background(), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(sum.Totals.TestsPerSec, "instances/s")
+	b.ReportMetric(sum.Totals.Efficiency, "efficiency")
+}
+
+// smtBenchSeeds copies the project's seeds whose instances z3 solves in about a millisecond
+// (linear arithmetic and UF) into a folder for the SMT benchmarks.
+func smtBenchSeeds(b *testing.B) string {
+	dir := b.TempDir()
+	for _, f := range []string{"lia_schedule.smt2", "lia_unsat_parity.smt2", "lra_mix.smt2", "uf_pigeons.smt2"} {
+		text, err := os.ReadFile(filepath.Join("..", "..", "testdata", "smt", f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), text, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// smtBenchOptions are the small instances of the SMT benchmarks.
+var smtBenchOptions = smtgen.Options{MaxDepth: 8, MaxAsserts: 8, Mutants: 100, Tactics: -1, Incremental: -1}
+
+// BenchmarkSMTWarmVsSpawn checks the same mutants two ways on one worker: on a warm z3 process
+// reset between instances (polyfuzz's way), and with a new z3 process per instance reading the
+// mutant from a file (STORM's and yinyang's way). Both ask for the model and run the
+// sat-by-construction and model-validation oracles.
+func BenchmarkSMTWarmVsSpawn(b *testing.B) {
+	testenv.NeedEngine(b, "z3")
+	spec := smtSpec{Solvers: []string{"z3"}, Timeout: 10 * time.Second, Ref: "z3", Seeds: smtBenchSeeds(b)}
+	s, err := newSMTSetup(spec, smtBenchOptions, []string{"sat", "model"}, func(string) {})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 300
+	cases := make([]*fuzz.Case, n)
+	for i := range cases {
+		if cases[i], err = s.gen.Generate(fuzz.CaseSeed(1, uint64(i), smtBenchOptions.Mutants)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	check := func(c *fuzz.Case, runs []fuzz.Run) {
+		for _, o := range s.oracles {
+			if v := o.Check(c, runs); v.Finding != nil {
+				b.Fatalf("finding on z3: %s", v.Finding.Title)
+			}
+		}
+	}
+	ctx := context.Background()
+	b.Run("warm", func(b *testing.B) {
+		ts, err := spec.openSolvers(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer closeAll(ts)
+		i := 0
+		for b.Loop() {
+			c := cases[i%n]
+			i++
+			ts[0].Reset(ctx)
+			rs, err := fuzz.ExecAll(ctx, ts[0], c.Texts())
+			if err != nil {
+				b.Fatal(err)
+			}
+			check(c, []fuzz.Run{{Target: "z3", Results: rs}})
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "instances/s")
+	})
+	b.Run("spawn", func(b *testing.B) {
+		dir := b.TempDir()
+		i := 0
+		for b.Loop() {
+			c := cases[i%n]
+			i++
+			file := filepath.Join(dir, "mutant.smt2")
+			if err := os.WriteFile(file, []byte(strings.Join(c.Texts(), "\n")+"\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			out, err := exec.Command("z3", "-smt2", "-t:10000", file).Output()
+			if err != nil {
+				b.Fatalf("z3: %v\n%s", err, out)
+			}
+			check(c, []fuzz.Run{{Target: "z3", Results: spawnResults(c, string(out))}})
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "instances/s")
+	})
+}
+
+// spawnResults splits the output of a solver run on a whole case file into one result per query:
+// the instance's check-sat answers, then the get-value pairs.
+func spawnResults(c *fuzz.Case, out string) []*fuzz.Result {
+	inst := &fuzz.Result{Status: fuzz.StatusOK}
+	model := &fuzz.Result{Status: fuzz.StatusOK}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var rest []string
+	for _, l := range lines {
+		if l == "sat" || l == "unsat" || l == "unknown" {
+			inst.Rows = append(inst.Rows, []string{l})
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	values, err := smtgen.GetValueAnswer(strings.Join(rest, " "))
+	if err != nil {
+		model.Status, model.Err = fuzz.StatusEngineError, err.Error()
+	}
+	for _, v := range values {
+		model.Rows = append(model.Rows, []string{"", v}) // the model oracle reads values by position
+	}
+	rs := []*fuzz.Result{inst}
+	if len(c.Queries) > 1 {
+		rs = append(rs, model)
+	}
+	return rs
 }
