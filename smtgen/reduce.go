@@ -3,6 +3,7 @@ package smtgen
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -156,7 +157,13 @@ func (r *reduction) build(header, body []*Command) *fuzz.Case {
 	d := r.c.Clone()
 	d.Queries = []fuzz.Query{{Role: RoleInstance, Text: b.String()}}
 	if r.values {
-		if vt := valueTerms(r.env, asserts); len(vt) > 0 {
+		declared := map[string]bool{}
+		for _, c := range header {
+			declared[c.Symbol] = true
+		}
+		vt := valueTerms(r.env, asserts)
+		vt = slices.DeleteFunc(vt, func(t *Term) bool { return len(t.Args) == 0 && !declared[t.Name] })
+		if len(vt) > 0 {
 			d.Queries = append(d.Queries, fuzz.Query{Role: RoleModel, Text: strings.TrimSuffix(getValue(vt), "\n")})
 		}
 	}
@@ -208,8 +215,16 @@ func (r *reduction) candidates(root *Term) []*Term {
 		}
 		v, err := r.model.Eval(n)
 		if err == nil {
+			// Children, then grandchildren ((not (not x)) becomes x), of the same sort and value.
+			var below []*Term
 			for _, a := range n.Args {
-				if a.Sort.Equal(n.Sort) && a.Kind != KindLet {
+				below = append(below, a)
+			}
+			for _, a := range n.Args {
+				below = append(below, a.Args...)
+			}
+			for _, a := range below {
+				if a.Sort.Equal(n.Sort) && a.Kind != KindLet && a.Kind != KindForall && a.Kind != KindExists {
 					if w, err := r.model.Eval(a); err == nil && Equal(v, w) {
 						out = append(out, replace(root, n, a))
 					}

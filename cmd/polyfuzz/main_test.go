@@ -248,6 +248,9 @@ func TestHelp(t *testing.T) {
 		flags []string
 	}{
 		{"sql", []string{"--dbms", "--oracle", "--budget", "--tests", "-j", "--seed", "--out", "--fault", "--timeout"}},
+		{"smt", []string{"--solver", "--solver-cmd", "--seeds", "--ref", "--oracle", "--budget", "--tests", "-j", "--seed",
+			"--out", "--timeout", "--depth", "--asserts", "--enrich", "--mutants", "--incremental", "--tactics", "--models",
+			"--connectives"}},
 		{"replay", []string{"--no-fault"}},
 		{"reduce", []string{"--reduce-time"}},
 	}
