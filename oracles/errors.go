@@ -16,6 +16,9 @@ type Expect func(scope, code, msg string) bool
 // Expected errors (per Expect) pass; every other engine error is a finding.
 type Errors struct {
 	Expect Expect
+	// SkipTimeouts makes a statement over its timeout a skipped check ("timeout") instead of a
+	// hang finding: a solver may rightly need longer than any timeout on a hard instance.
+	SkipTimeouts bool
 }
 
 // Name returns "error".
@@ -23,7 +26,15 @@ func (Errors) Name() string { return "error" }
 
 // Check looks at every result of every run.
 func (o Errors) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	v := fuzz.Verdict{Checked: true}
 	for _, run := range runs {
+		if o.SkipTimeouts {
+			for _, r := range run.Results {
+				if r != nil && r.Status == fuzz.StatusTimeout {
+					v = fuzz.Verdict{Skip: "timeout"}
+				}
+			}
+		}
 		for i, r := range run.Setup {
 			if f := o.classify(c, runs, run.Target, "setup", r, c.Setup[i], ""); f != nil {
 				return fuzz.Verdict{Checked: true, Finding: f}
@@ -35,7 +46,7 @@ func (o Errors) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			}
 		}
 	}
-	return fuzz.Verdict{Checked: true}
+	return v
 }
 
 func (o Errors) classify(c *fuzz.Case, runs []fuzz.Run, target, scope string, r *fuzz.Result, stmt, role string) *fuzz.Finding {
@@ -51,6 +62,9 @@ func (o Errors) classify(c *fuzz.Case, runs []fuzz.Run, target, scope string, r 
 		f.Kind = fuzz.KindCrash
 		f.Title = fuzz.Title("crash", target, crashSummary(r.Err))
 	case fuzz.StatusTimeout:
+		if o.SkipTimeouts {
+			return nil
+		}
 		f.Kind = fuzz.KindHang
 		f.Title = fuzz.Title("hang", target, "statement "+stmtKind(stmt)+" ran over its timeout")
 	case fuzz.StatusEngineError:

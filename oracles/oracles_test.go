@@ -85,12 +85,18 @@ func TestErrors(t *testing.T) {
 		{"crash", ok(), &fuzz.Result{Status: fuzz.StatusCrash, Err: "child signal: segmentation fault"},
 			"crash: sqlite: child signal: segmentation fault", fuzz.KindCrash},
 		{"hang", ok(), &fuzz.Result{Status: fuzz.StatusTimeout}, "hang: sqlite: statement select ran over its timeout", fuzz.KindHang},
+		{"timeout skipped", ok(), &fuzz.Result{Status: fuzz.StatusTimeout}, "", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := Errors{Expect: expect}.Check(c, []fuzz.Run{{Target: "sqlite", Setup: []*fuzz.Result{tc.setup},
+			skipTimeouts := tc.name == "timeout skipped"
+			v := Errors{Expect: expect, SkipTimeouts: skipTimeouts}.Check(c, []fuzz.Run{{Target: "sqlite", Setup: []*fuzz.Result{tc.setup},
 				Results: []*fuzz.Result{tc.query}}})
-			checkVerdict(t, v, tc.title, "", tc.kind)
+			skip := ""
+			if skipTimeouts {
+				skip = "timeout"
+			}
+			checkVerdict(t, v, tc.title, skip, tc.kind)
 		})
 	}
 }
@@ -111,5 +117,36 @@ func checkVerdict(t *testing.T, v fuzz.Verdict, title, skip string, kind fuzz.Ki
 	}
 	if v.Finding.Title != title || v.Finding.Kind != kind {
 		t.Fatalf("finding %q (%s), want %q (%s)", v.Finding.Title, v.Finding.Kind, title, kind)
+	}
+}
+
+func TestAnswers(t *testing.T) {
+	o := Answers{Role: "smt.instance", Values: []string{"sat", "unsat", "unknown"}, Wildcards: []string{"unknown"}}
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "smt.instance", Text: "(check-sat)"}}}
+	run := func(target string, answers ...string) fuzz.Run {
+		r := &fuzz.Result{Status: fuzz.StatusOK}
+		for _, a := range answers {
+			r.Rows = append(r.Rows, []string{a})
+		}
+		return fuzz.Run{Target: target, Results: []*fuzz.Result{r}}
+	}
+	failed := fuzz.Run{Target: "c", Results: []*fuzz.Result{{Status: fuzz.StatusCrash}}}
+	tests := []struct {
+		name  string
+		runs  []fuzz.Run
+		title string
+		skip  string
+	}{
+		{"agree", []fuzz.Run{run("a", "sat", "unsat"), run("b", "sat", "unsat")}, "", ""},
+		{"unknown agrees", []fuzz.Run{run("a", "sat", "unknown"), run("b", "unknown", "unsat")}, "", ""},
+		{"two disagree", []fuzz.Run{run("a", "sat"), run("b", "unsat")}, "diff: a: answers sat where b answer unsat", ""},
+		{"minority named", []fuzz.Run{run("a", "sat", "sat"), run("b", "sat", "unsat"), run("c", "sat", "sat")},
+			"diff: b: answers unsat where a,c answer sat", ""},
+		{"one answered", []fuzz.Run{run("a", "sat"), failed}, "", "fewer-than-two-answers"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			checkVerdict(t, o.Check(c, tc.runs), tc.title, tc.skip, fuzz.KindWrongResult)
+		})
 	}
 }

@@ -45,7 +45,7 @@ var smtOracles = map[string]func() fuzz.Oracle{
 	"diff": func() fuzz.Oracle {
 		return oracles.Answers{Role: smtgen.RoleInstance, Values: []string{"sat", "unsat", "unknown"}, Wildcards: []string{"unknown"}}
 	},
-	"error": func() fuzz.Oracle { return oracles.Errors{Expect: smtgen.ExpectError} },
+	"error": func() fuzz.Oracle { return oracles.Errors{Expect: smtgen.ExpectError, SkipTimeouts: true} },
 }
 
 // smtSpec says which solvers a campaign runs; it is stored with findings so that replay opens the
@@ -337,7 +337,8 @@ func cmdSMT(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	workers := fs.Int("j", 0, "parallel workers, each with its own solver processes (0: one per CPU)")
 	seed := fs.String("seed", "", "campaign seed; the same seed, seeds and options give the same instances (default: random, printed)")
 	out := fs.String("out", "polyfuzz-out", "output directory for findings, stats and the report (earlier findings are kept)")
-	timeout := fs.Duration("timeout", 10*time.Second, "per-instance timeout; an instance over it is a hang finding")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-instance timeout; an instance over it is counted as a skipped\n"+
+		"      check (error: timeout), not a finding: hard instances may rightly take longer")
 	depth := fs.Int("depth", smtgen.DefaultMaxDepth, "maximum Boolean depth of pool formulas (STORM's D_max)")
 	asserts := fs.Int("asserts", smtgen.DefaultMaxAsserts, "maximum assertions per instance (STORM's A_max)")
 	enrich := fs.Int("enrich", smtgen.DefaultEnrichment, "formula construction steps per pool (STORM's NC)")
