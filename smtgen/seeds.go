@@ -25,7 +25,8 @@ type Seed struct {
 	// Decls are the commands an instance repeats before its assertions: declare-sort, define-sort,
 	// declare-fun, declare-const, define-fun, in their order in the file.
 	Decls []*Command
-	// Asserts are every assertion of the file (in any push scope), with lets, define-funs and named
+	// Asserts are every assertion and check-sat-assuming assumption of the file (in any push
+	// scope), with lets, define-funs and named
 	// terms expanded and annotations removed (a fragment that repeats a :named term would name it
 	// twice).
 	Asserts []*Term
@@ -95,8 +96,11 @@ func NewSeed(name, text string) (*Seed, error) {
 	}
 	s.Env = env
 	for _, c := range sc.Commands {
-		if c.Name == "assert" {
-			s.Asserts = append(s.Asserts, stripAnnotations(env.ExpandDefs(c.Terms[0])))
+		// The assumptions of check-sat-assuming are formulas over the same symbols: fragments too.
+		if c.Name == "assert" || c.Name == "check-sat-assuming" {
+			for _, t := range c.Terms {
+				s.Asserts = append(s.Asserts, stripAnnotations(env.ExpandDefs(t)))
+			}
 		}
 	}
 	if len(s.Asserts) == 0 {
