@@ -3,7 +3,9 @@ package smtgen
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
@@ -23,8 +25,53 @@ type parsed struct {
 	values []*Term
 }
 
+// parsedCache remembers the parsed form of the last cases the generators made, so that the
+// oracles need not read back the text of a case they are given as it was generated (the runner
+// checks a case right after generating it). An entry is used only when the case's query texts
+// are still the ones it was made from.
+type parsedCache struct {
+	mu    sync.Mutex
+	next  int
+	slots [256]struct {
+		seed    uint64
+		queries []fuzz.Query
+		p       *parsed
+	}
+}
+
+// recent is the cache every generator of the process fills.
+var recent parsedCache
+
+func (pc *parsedCache) add(c *fuzz.Case, p *parsed) {
+	pc.mu.Lock()
+	s := &pc.slots[pc.next]
+	s.seed, s.queries, s.p = c.Seed, c.Queries, p
+	pc.next = (pc.next + 1) % len(pc.slots)
+	pc.mu.Unlock()
+}
+
+func (pc *parsedCache) get(c *fuzz.Case) *parsed {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	for i := range pc.slots {
+		s := &pc.slots[i]
+		if s.p != nil && s.seed == c.Seed && len(s.queries) == len(c.Queries) && slices.Equal(s.queries, c.Queries) {
+			return s.p
+		}
+	}
+	return nil
+}
+
 // parseCase reads c's instance (and model query, when present).
 func parseCase(c *fuzz.Case) (*parsed, error) {
+	if p := recent.get(c); p != nil {
+		return p, nil
+	}
+	return readCase(c)
+}
+
+// readCase parses c's instance and model query text.
+func readCase(c *fuzz.Case) (*parsed, error) {
 	inst, ok := c.Query(RoleInstance)
 	if !ok {
 		return nil, errors.New("the case has no instance")
@@ -43,6 +90,10 @@ func parseCase(c *fuzz.Case) (*parsed, error) {
 		return nil, err
 	}
 	p := &parsed{script: sc, env: env}
+	expand := func(t *Term) *Term { return t }
+	if strings.Contains(text, "(let") { // generated instances have none; reduced or edited ones may
+		expand = ExpandLets
+	}
 	var stack [][]*Term
 	var cur []*Term
 	for _, cmd := range sc.Commands {
@@ -51,7 +102,7 @@ func parseCase(c *fuzz.Case) (*parsed, error) {
 			if len(cmd.Terms) != 1 {
 				return nil, errors.New("an assertion the reader keeps as raw text")
 			}
-			cur = append(cur, ExpandLets(cmd.Terms[0]))
+			cur = append(cur, expand(cmd.Terms[0]))
 		case "push":
 			for range max(cmd.Arity, 1) {
 				stack = append(stack, cur)

@@ -33,7 +33,7 @@ type reduction struct {
 
 // Reduce returns a smaller case for which keep holds, or c itself.
 func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.Context, *fuzz.Case) bool) (*fuzz.Case, error) {
-	p, err := parseCase(c)
+	p, err := readCase(c)
 	if err != nil {
 		return c, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"math/rand/v2"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -165,4 +166,54 @@ func cvc5LoopZeroBug(d Disagreement) bool {
 		}
 	}
 	return false
+}
+
+// TestValuesAcceptedBySolvers sends printed random values to the solvers with get-value and
+// checks that they read them back as the same values.
+func TestValuesAcceptedBySolvers(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	sorts := []*Sort{BoolSort, IntSort, RealSort, StringSort, BitVecSort(1), BitVecSort(13), BitVecSort(64),
+		BitVecSort(100), ArraySort(IntSort, RealSort), ArraySort(BoolSort, IntSort), ArraySort(BitVecSort(2), BoolSort),
+		ArraySort(IntSort, ArraySort(StringSort, IntSort))}
+	var vals []Value
+	for i := 0; i < 600; i++ {
+		vals = append(vals, RandomValue(r, sorts[i%len(sorts)]))
+	}
+	for _, solver := range []string{"z3", "cvc5"} {
+		t.Run(solver, func(t *testing.T) {
+			argv := solverCommands[solver]
+			if _, err := exec.LookPath(argv[0]); err != nil {
+				if os.Getenv("CI") == "true" {
+					t.Fatalf("%s is not on PATH", argv[0])
+				}
+				t.Skipf("%s is not on PATH", argv[0])
+			}
+			var b strings.Builder
+			b.WriteString(SelfCheckScriptHeader)
+			for _, v := range vals {
+				b.WriteString("(get-value (" + v.String() + "))\n")
+			}
+			out, err := execAsk(argv)(context.Background(), b.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			answers, err := getValueAnswers(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(answers) != len(vals) {
+				t.Fatalf("%d answers for %d values: %s", len(answers), len(vals), out)
+			}
+			for i, a := range answers {
+				if a.err != "" {
+					t.Errorf("%s rejects %s: %s", solver, vals[i], a.err)
+					continue
+				}
+				w, err := parseAnswer(NewModel(nil), a.value, vals[i].Sort())
+				if err != nil || !Equal(vals[i], w) {
+					t.Errorf("%s reads %s as %s (%v)", solver, vals[i], a.value, err)
+				}
+			}
+		})
+	}
 }

@@ -102,9 +102,12 @@ func (g *Generator) Generate(s uint64) (*fuzz.Case, error) {
 	}
 	mode := "plain"
 	var script string
+	checks := [][]*Term{asserts}
 	if p.incremental {
 		mode = "incremental"
-		script = instanceText(p.seed, incrementalCommands(r, asserts))
+		var cmds []string
+		cmds, checks = incrementalCommands(r, asserts)
+		script = instanceText(p.seed, cmds)
 	} else {
 		check := "(check-sat)"
 		if g.opts.Tactics > 0 && r.IntN(100) < g.opts.Tactics {
@@ -119,9 +122,11 @@ func (g *Generator) Generate(s uint64) (*fuzz.Case, error) {
 		script = instanceText(p.seed, append(cmds, check))
 	}
 	c.Queries = []fuzz.Query{{Role: RoleInstance, Text: script}}
-	if vt := valueTerms(p.seed.Env, asserts); len(vt) > 0 {
+	vt := valueTerms(p.seed.Env, asserts)
+	if len(vt) > 0 {
 		c.Queries = append(c.Queries, fuzz.Query{Role: RoleModel, Text: strings.TrimSuffix(getValue(vt), "\n")})
 	}
+	recent.add(c, &parsed{env: p.seed.Env, checks: checks, values: vt})
 	c.Params = map[string]string{ParamModel: p.modelText, ParamLogic: p.seed.Logic,
 		ParamSeed: p.seed.Name + " " + p.seed.Hash + " (" + p.modelSource + " model)", ParamMode: mode}
 	return c, nil
@@ -149,26 +154,30 @@ func instanceText(s *Seed, cmds []string) string {
 
 // incrementalCommands splits asserts into blocks, each opened by push and closed by check-sat,
 // with random pops in between (STORM's incremental mode). Every prefix of assertions stays true
-// under the model, so every check-sat must answer sat.
-func incrementalCommands(r *rand.Rand, asserts []*Term) []string {
-	var cmds []string
-	level := 0
+// under the model, so every check-sat must answer sat. It also returns the assertions in scope
+// at each check-sat.
+func incrementalCommands(r *rand.Rand, asserts []*Term) (cmds []string, checks [][]*Term) {
+	var scopes []int // number of assertions in scope when each open push began
+	var cur []*Term
 	for i := 0; i < len(asserts); {
 		n := 1 + r.IntN(min(len(asserts)-i, 8))
-		if level > 0 && r.IntN(3) == 0 {
-			k := 1 + r.IntN(level)
+		if len(scopes) > 0 && r.IntN(3) == 0 {
+			k := 1 + r.IntN(len(scopes))
 			cmds = append(cmds, fmt.Sprintf("(pop %d)", k))
-			level -= k
+			cur = cur[:scopes[len(scopes)-k]:scopes[len(scopes)-k]]
+			scopes = scopes[:len(scopes)-k]
 		}
 		cmds = append(cmds, "(push 1)")
-		level++
+		scopes = append(scopes, len(cur))
 		for _, a := range asserts[i : i+n] {
 			cmds = append(cmds, "(assert "+a.String()+")")
+			cur = append(cur, a)
 		}
 		cmds = append(cmds, "(check-sat)")
+		checks = append(checks, append([]*Term(nil), cur...))
 		i += n
 	}
-	return cmds
+	return cmds, checks
 }
 
 // pick draws a pool formula: initial 30%, constructed 70% (STORM), true or false 50/50, falling

@@ -58,9 +58,12 @@ func TestGeneratedInstancesAreCertified(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", s, err)
 		}
-		p, err := parseCase(c)
+		p, err := readCase(c)
 		if err != nil {
 			t.Fatalf("seed %d: case does not read back: %v\n%s", s, err, c.Queries[0].Text)
+		}
+		if q := recent.get(c); q == nil || len(q.checks) != len(p.checks) || len(q.values) != len(p.values) {
+			t.Fatalf("seed %d: the generator's parsed form does not match the text", s)
 		}
 		m, err := ParseModelText(c.Params[ParamModel], p.env)
 		if err != nil {
