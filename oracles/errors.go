@@ -24,7 +24,7 @@ type Errors struct {
 // Name returns "error".
 func (Errors) Name() string { return "error" }
 
-// Check looks at every result of every run.
+// Check looks at every result of every run, up to the first timeout of a run.
 func (o Errors) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 	v := fuzz.Verdict{Checked: true}
 	for _, run := range runs {
@@ -43,6 +43,9 @@ func (o Errors) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		for i, r := range run.Results {
 			if f := o.classify(c, runs, run.Target, "query", r, c.Queries[i].Text, c.Queries[i].Role); f != nil {
 				return fuzz.Verdict{Checked: true, Finding: f}
+			}
+			if r != nil && r.Status == fuzz.StatusTimeout {
+				break // the engine was killed: what the later queries saw is no evidence
 			}
 		}
 	}
@@ -95,6 +98,7 @@ func crashSummary(msg string) string {
 var names = regexp.MustCompile(`\b[A-Za-z_]+\d+(\.[A-Za-z_]+\d+)?\b`)
 
 func errSummary(msg string) string {
+	msg, _, _ = strings.Cut(strings.TrimSpace(msg), "\n") // multi-line messages quote the input below
 	msg = names.ReplaceAllString(msg, "X")
 	if len(msg) > 100 {
 		msg = msg[:100]
