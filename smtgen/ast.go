@@ -156,38 +156,14 @@ func (s *Script) Logic() string {
 	return ""
 }
 
-// quoteSymbol returns s as an SMT-LIB symbol, in |bars| when it is not a simple symbol.
+// quoteSymbol returns s as an SMT-LIB symbol, in |bars| when it is not a simple symbol (or looks
+// like a number to a lenient reader: z3 reads the symbol -2 as a negative numeral).
 func quoteSymbol(s string) string {
-	if isSimpleSymbol(s) {
+	if isSimpleSym(s) {
 		return s
 	}
 	return "|" + s + "|"
 }
-
-// isSimpleSymbol reports whether s can be written without bars: a non-empty sequence of letters,
-// digits and ~!@$%^&*_-+=<>.?/ that does not start with a digit and is not a reserved word.
-func isSimpleSymbol(s string) bool {
-	if s == "" || (s[0] >= '0' && s[0] <= '9') || reserved[s] {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case c < 128 && isSymbolPunct[c]:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-var isSymbolPunct = func() (t [128]bool) {
-	for _, c := range "~!@$%^&*_-+=<>.?/" {
-		t[c] = true
-	}
-	return
-}()
 
 // reserved lists SMT-LIB's reserved words, which need bars to be used as symbols.
 var reserved = map[string]bool{

@@ -104,10 +104,15 @@ func writeSymbol(b *strings.Builder, s string) {
 	b.WriteByte('|')
 }
 
-// isSimpleSym is isSimpleSymbol without the map look-up.
+// isSimpleSym reports whether s can be written without bars: a non-empty sequence of letters,
+// digits and ~!@$%^&*_-+=<>.?/ that does not start with a digit (nor with a sign or dot and a
+// digit) and is not a reserved word.
 func isSimpleSym(s string) bool {
 	if s == "" || (s[0] >= '0' && s[0] <= '9') {
 		return false
+	}
+	if len(s) > 1 && (s[0] == '-' || s[0] == '+' || s[0] == '.') && s[1] >= '0' && s[1] <= '9' {
+		return false // a legal symbol that lenient readers take for a number
 	}
 	for i := 0; i < len(s); i++ {
 		if !symChar[s[i]] {
