@@ -2,7 +2,6 @@ package smtgen
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -927,10 +926,4 @@ func argSorts(t *Term) string {
 		return "(none)"
 	}
 	return strings.Join(ss, ", ")
-}
-
-// numeralInt parses a numeral's text; ok is false when it does not fit an int.
-func numeralInt(s string) (int, bool) {
-	n, err := strconv.Atoi(s)
-	return n, err == nil
 }

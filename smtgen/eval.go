@@ -94,7 +94,14 @@ func (m *Model) Truth(t *Term) (bool, bool) {
 // first against m.Env. The error wraps [ErrUndecided] when the model does not determine the value;
 // other errors are sort errors or unsupported constructs. Boolean connectives and ite are
 // three-valued: (and false U) is false, (or true U) true, (=> false U) true, and (ite U a a) a.
-func (m *Model) Eval(t *Term) (Value, error) {
+func (m *Model) Eval(t *Term) (v Value, err error) {
+	defer func() {
+		// Terms whose Sort fields disagree with their shape (built by hand, not checked) reach
+		// type assertions that fail: report them as errors rather than crash a campaign.
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("evaluator: ill-sorted term %s: %v", briefTerm(t), r)
+		}
+	}()
 	if t.Sort == nil {
 		env := m.Env
 		if env == nil {

@@ -443,3 +443,11 @@ func TestExpandDefs(t *testing.T) {
 		t.Errorf("ExpandDefs = %s, want %s", got, want)
 	}
 }
+
+func TestEvalIllSortedTermIsAnError(t *testing.T) {
+	one := &Term{Kind: KindNumeral, Lit: "1", Sort: IntSort}
+	bad := &Term{Kind: KindApp, Name: "not", Args: []*Term{one}, Sort: BoolSort}
+	if _, err := NewModel(nil).Eval(bad); err == nil || errors.Is(err, ErrUndecided) {
+		t.Errorf("Eval of (not 1) with forged sorts: %v", err)
+	}
+}

@@ -362,7 +362,7 @@ func PartialApps(ts []*Term) []*Term {
 			switch {
 			case len(t.Args) >= 2 && (t.Name == "div" || t.Name == "/" || t.Name == "mod") && len(t.Index) == 0:
 				acc := t.Args[0]
-				for i, d := range t.Args[1:] {
+				for _, d := range t.Args[1:] {
 					p := t
 					if len(t.Args) > 2 {
 						p = &Term{Kind: KindApp, Name: t.Name, Args: []*Term{acc, d}, Sort: t.Sort}
@@ -371,7 +371,6 @@ func PartialApps(ts []*Term) []*Term {
 						add(p)
 					}
 					acc = p
-					_ = i
 				}
 			case len(t.Args) > 0 && len(t.Index) == 0 && !chkBuiltin(t.Name):
 				add(t)

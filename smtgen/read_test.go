@@ -64,7 +64,7 @@ func TestParseTermLiterals(t *testing.T) {
 		{"||", rdApp(""), "||"},
 		{"|let|", rdApp("let"), "|let|"},
 		{"|1x|", rdApp("1x"), "|1x|"},
-		{"-3", rdApp("-3"), "-3"},
+		{"-3", rdApp("-3"), "|-3|"}, // a symbol; bars keep lenient readers from taking it for a numeral
 		{"(- 3)", rdApp("-", rdNum("3")), "(- 3)"},
 		{"  ; comment\n x ; trailing", rdApp("x"), "x"},
 		{"+-*/=<>.?~!@$%^&_", rdApp("+-*/=<>.?~!@$%^&_"), "+-*/=<>.?~!@$%^&_"},

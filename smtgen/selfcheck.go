@@ -34,7 +34,13 @@ type SelfCheckReport struct {
 	Examples      []Disagreement
 	ErrorExamples []string
 
-	all []Disagreement // every disagreement, for the tests
+	all  []Disagreement // every disagreement, for the tests
+	errs []scError      // every solver error, for the tests
+}
+
+// scError is one term the solver did not answer with a readable value.
+type scError struct {
+	term, answer string // answer: the solver's value text, or its (error ...)
 }
 
 // Disagreement is one term on which the evaluator and the solver differ, as printed values.
@@ -127,6 +133,7 @@ func (rep *SelfCheckReport) batch(ctx context.Context, env *Env, items []scItem,
 		if err != nil {
 			// The solver failed as a whole: count the first term as failing and go on.
 			rep.SolverError++
+			rep.errs = append(rep.errs, scError{items[0].text, err.Error()})
 			rep.errorExample(fmt.Sprintf("%s: %v", items[0].text, clipText(err.Error(), 300)))
 			items = items[1:]
 			continue
@@ -138,6 +145,7 @@ func (rep *SelfCheckReport) batch(ctx context.Context, env *Env, items []scItem,
 			}
 			// Stopped at an error on term n-1: drop it and ask again.
 			rep.SolverError++
+			rep.errs = append(rep.errs, scError{items[n-1].text, answers[n-1].err})
 			rep.errorExample(items[n-1].text + ": " + clipText(answers[n-1].err, 300))
 			items = append(items[:n-1:n-1], items[n:]...)
 			continue
@@ -172,6 +180,7 @@ func (rep *SelfCheckReport) compare(env *Env, items []scItem, apps []*Term, answ
 		ans := answers[i]
 		if ans.err != "" {
 			rep.SolverError++
+			rep.errs = append(rep.errs, scError{it.text, ans.err})
 			rep.errorExample(it.text + ": " + clipText(ans.err, 300))
 			continue
 		}
@@ -182,12 +191,14 @@ func (rep *SelfCheckReport) compare(env *Env, items []scItem, apps []*Term, answ
 				continue
 			}
 			rep.SolverError++ // not the solver's, but never a disagreement
+			rep.errs = append(rep.errs, scError{it.text, "evaluator: " + err.Error()})
 			rep.errorExample(fmt.Sprintf("evaluator: %s: %v", it.text, err))
 			continue
 		}
 		theirs, err := parseAnswer(m, ans.value, it.t.Sort)
 		if err != nil {
 			rep.SolverError++
+			rep.errs = append(rep.errs, scError{it.text, ans.value})
 			rep.errorExample(fmt.Sprintf("%s: value %s: %v", it.text, clipText(ans.value, 200), clipText(err.Error(), 200)))
 			continue
 		}

@@ -3,9 +3,10 @@ package smtgen
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"os"
 	"math/rand/v2"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -86,10 +87,19 @@ func TestSelfCheckAgainstSolvers(t *testing.T) {
 					if rep.Inconsistent > 0 {
 						t.Errorf("%d inconsistent pins: %v", rep.Inconsistent, rep.ErrorExamples)
 					}
-					// Solver errors are terms the solver rejects or does not evaluate to a literal
-					// (documented per solver); a jump means the generator or the reader broke.
-					if rep.SolverError*4 > rep.Terms {
-						t.Errorf("%d of %d terms gave solver errors, e.g. %v", rep.SolverError, rep.Terms, rep.ErrorExamples)
+					// Solver errors are terms the solver rejects or does not evaluate to a literal;
+					// each must belong to a class documented in docs/smt-evaluator.md.
+					errClasses := map[string]int{}
+					for _, e := range rep.errs {
+						class := explainSolverError(solver, e)
+						if class == "" {
+							t.Errorf("unexplained solver error with %s:\n  term   %s\n  answer %s", solver, e.term, clipText(e.answer, 500))
+							continue
+						}
+						errClasses[class]++
+					}
+					for class, k := range errClasses {
+						t.Logf("  %d solver errors explained as %s", k, class)
 					}
 					if rep.Agreed+rep.Disagreed+rep.SolverError+rep.Undecided != rep.Terms {
 						t.Errorf("counts do not add up: %s", rep)
@@ -188,6 +198,18 @@ func TestValuesAcceptedBySolvers(t *testing.T) {
 				}
 				t.Skipf("%s is not on PATH", argv[0])
 			}
+			vals := vals
+			if solver == "cvc5" {
+				// Documented: cvc5 wants the stores of an array inside (as const ...) in its own
+				// order, and stops at the first error.
+				var kept []Value
+				for _, v := range vals {
+					if !nestedStoreDefault(v) {
+						kept = append(kept, v)
+					}
+				}
+				vals = kept
+			}
 			var b strings.Builder
 			b.WriteString(SelfCheckScriptHeader)
 			for _, v := range vals {
@@ -216,4 +238,59 @@ func TestValuesAcceptedBySolvers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// nestedStoreDefault reports whether v is an array whose default (at any depth) is an array
+// with stores.
+func nestedStoreDefault(v Value) bool {
+	a, ok := v.(ArrayValue)
+	if !ok {
+		return false
+	}
+	if d, ok := a.Default.(ArrayValue); ok && (len(d.Keys) > 0 || nestedStoreDefault(d)) {
+		return true
+	}
+	for _, x := range a.Vals {
+		if nestedStoreDefault(x) {
+			return true
+		}
+	}
+	return false
+}
+
+// explainSolverError returns the documented class of a term the solver did not answer with a
+// literal, or "".
+func explainSolverError(solver string, e scError) string {
+	if solver == "z3" && strings.Contains(e.answer, "unknown constant divisible") {
+		return "z3-no-divisible"
+	}
+	if strings.HasPrefix(e.answer, "(error") {
+		return ""
+	}
+	// A ground term that is not a literal (a partly simplified term): it must have our value.
+	t, err := ParseTerm(e.term)
+	if err != nil {
+		return ""
+	}
+	ans, err := ParseTerm(e.answer)
+	if err != nil {
+		return ""
+	}
+	m := NewModel(nil)
+	ours, err1 := m.Eval(t)
+	theirs, err2 := m.Eval(ans)
+	var u *UnsupportedError
+	if errors.As(err2, &u) {
+		return solver + "-non-literal-answer with an operator of its own (" + u.Detail + ")"
+	}
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	if eq, ok := (&evaluator{m: m, re: m.re}).equal(ours, theirs); ok && eq {
+		return solver + "-non-literal-answer (same value when evaluated)"
+	}
+	if solver == "cvc5" && cvc5LoopZeroBug(Disagreement{Term: e.term, Solver: theirs.String()}) {
+		return "cvc5-non-literal-answer and cvc5-re-loop-zero-of-star"
+	}
+	return ""
 }

@@ -133,13 +133,30 @@ func (s StringValue) String() string {
 	return b.String()
 }
 
-// String prints (store ... ((as const (Array I E)) d) k v).
+// String prints (store ... ((as const (Array I E)) d) k v). cvc5 1.0 accepts only values in its
+// own normal form as the argument of (as const ...), so a Real default prints as n.0 when it is
+// a nonnegative integer and as (/ n d) or (/ (- n) d) with numerals otherwise. (A default that
+// is itself an array with stores may still be refused by cvc5, whose normal form orders the
+// stores by its internal term order: see docs/smt-evaluator.md.)
 func (a ArrayValue) String() string {
-	s := "((as const " + a.S.String() + ") " + a.Default.String() + ")"
+	s := "((as const " + a.S.String() + ") " + constArgString(a.Default) + ")"
 	for i := range a.Keys {
 		s = "(store " + s + " " + a.Keys[i].String() + " " + a.Vals[i].String() + ")"
 	}
 	return s
+}
+
+// constArgString prints v as the argument of (as const ...).
+func constArgString(v Value) string {
+	r, ok := v.(RealValue)
+	if !ok || (r.V.IsInt() && r.V.Sign() >= 0) {
+		return v.String()
+	}
+	n := new(big.Int).Abs(r.V.Num()).String()
+	if r.V.Sign() < 0 {
+		n = "(- " + n + ")"
+	}
+	return "(/ " + n + " " + r.V.Denom().String() + ")"
 }
 
 // String prints the element's symbol @S_i.
@@ -303,8 +320,8 @@ func Equal(a, b Value) bool {
 		return ok && x.Index == y.Index && x.S.Equal(y.S)
 	case reValue:
 		y, ok := b.(reValue)
-		if !ok {
-			return false
+		if !ok || x.c != y.c {
+			return false // languages of different models are never compared
 		}
 		eq, decided := x.c.equivalent(x.n, y.n)
 		return decided && eq
