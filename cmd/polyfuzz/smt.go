@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -554,68 +555,48 @@ func cmdSMTSelfcheck(ctx context.Context, args []string, stdout, stderr io.Write
 		theories = []string{*theory}
 	}
 	spec := smtSpec{Solvers: solvers, Timeout: *timeout}
-	ts, err := spec.openSolvers(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "polyfuzz smt selfcheck: %v\n", err)
-		return 1
-	}
-	defer closeAll(ts)
 	code := 0
-	for _, t := range ts {
+	for _, name := range spec.Solvers {
+		o, err := spec.solverOptions(name)
+		if err == nil {
+			var t *smtproc.Target // start one to check the binary and learn its version
+			if t, err = smtproc.New(o); err == nil {
+				o.Name += " " + t.Version()
+				t.Close()
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "polyfuzz smt selfcheck: %v\n", err)
+			return 1
+		}
+		// The solver reads each batch as a whole script in a process of its own, which keeps the
+		// answers to the get-values after an error in place.
 		ask := func(ctx context.Context, script string) (string, error) {
-			if err := t.Reset(ctx); err != nil {
+			ctx, cancel := context.WithTimeout(ctx, *timeout)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, o.Command[0], o.Command[1:]...)
+			cmd.Stdin = strings.NewReader(script)
+			out, err := cmd.Output()
+			if ctx.Err() != nil {
+				return "", fmt.Errorf("%s ran over %s on a batch of terms", o.Name, *timeout)
+			}
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) {
 				return "", err
 			}
-			r, err := t.Exec(ctx, script)
-			if err != nil {
-				return "", err
-			}
-			return rowsText(r), nil
+			return string(out), nil // cvc5 exits non-zero after an error; its output still counts
 		}
 		for _, th := range theories {
 			rep, err := smtgen.SelfCheck(ctx, th, *n, *seed, ask)
 			if err != nil {
-				fmt.Fprintf(stderr, "polyfuzz smt selfcheck: %s %s: %v\n", t.Name(), th, err)
+				fmt.Fprintf(stderr, "polyfuzz smt selfcheck: %s %s: %v\n", o.Name, th, err)
 				return 1
 			}
-			fmt.Fprintf(stdout, "%s %s: %s\n", t.Name(), t.Version(), rep)
+			fmt.Fprintf(stdout, "%s: %s\n", o.Name, rep)
 			if rep.Disagreed > 0 {
 				code = 1
 			}
 		}
 	}
 	return code
-}
-
-// rowsText prints a solver target's answer rows back as SMT-LIB output: one-cell rows on their
-// own lines, consecutive (term value) rows as one get-value answer, and an error last.
-func rowsText(r *fuzz.Result) string {
-	var b strings.Builder
-	inPairs := false
-	for _, row := range r.Rows {
-		if len(row) == 2 {
-			if !inPairs {
-				b.WriteByte('(')
-				inPairs = true
-			} else {
-				b.WriteByte(' ')
-			}
-			b.WriteString("(" + row[0] + " " + row[1] + ")")
-			continue
-		}
-		if inPairs {
-			b.WriteString(")\n")
-			inPairs = false
-		}
-		b.WriteString(strings.Join(row, " ") + "\n")
-	}
-	if inPairs {
-		b.WriteString(")\n")
-	}
-	if r.Status == fuzz.StatusEngineError {
-		b.WriteString("(error \"" + strings.ReplaceAll(r.Err, `"`, `""`) + "\")\n")
-	} else if r.Failed() {
-		b.WriteString("(error \"" + r.Status.String() + ": " + strings.ReplaceAll(r.Err, `"`, `""`) + "\")\n")
-	}
-	return b.String()
 }

@@ -188,3 +188,16 @@ func TestSMTReproScript(t *testing.T) {
 	}
 	t.Fatalf("no finding:\n%s", stdout)
 }
+
+// TestSMTSelfcheckCommand runs `polyfuzz smt selfcheck` on a few hundred terms per theory; the
+// thorough comparison (10,000 terms per theory) is smtgen's TestSelfCheckAgainstSolvers.
+func TestSMTSelfcheckCommand(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	testenv.NeedEngine(t, "cvc5")
+	for _, th := range []string{"ints", "bv", "strings"} {
+		code, stdout, stderr := polyfuzz(t, "smt", "selfcheck", "--terms", "300", "--theory", th)
+		if code != 0 || strings.Count(stdout, " 0 disagreed") != 2 {
+			t.Fatalf("%s: exit %d\n%s%s", th, code, stdout, stderr)
+		}
+	}
+}
