@@ -333,4 +333,7 @@ func ExpectError(scope, code, msg string) bool {
 var expectedErrors = []string{
 	"unsupported", "not supported", "unknown logic", "model is not available", "model not available",
 	"cannot get value", "cannot get model", "not immediately preceded by sat", "unknown tactic",
+	// z3 4.8.12 rejects constant arrays in logics whose array theory is the standard ArraysEx,
+	// which has none; cvc5 accepts them. Instances copy them from seeds that use them.
+	"unknown constant const",
 }
