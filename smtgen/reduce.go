@@ -284,30 +284,12 @@ func setSorts(t *Term, s *Sort) {
 
 // replace returns root with every occurrence of old replaced by new, copying only the paths to it.
 func replace(root, old, new *Term) *Term {
-	memo := map[*Term]*Term{}
-	var walk func(t *Term) *Term
-	walk = func(t *Term) *Term {
+	return rewrite(root, func(t *Term) *Term {
 		if t == old {
 			return new
 		}
-		if r, ok := memo[t]; ok {
-			return r
-		}
-		res := t
-		for i, a := range t.Args {
-			if w := walk(a); w != a {
-				if res == t {
-					cp := *t
-					cp.Args = append([]*Term(nil), t.Args...)
-					res = &cp
-				}
-				res.Args[i] = w
-			}
-		}
-		memo[t] = res
-		return res
-	}
-	return walk(root)
+		return t
+	})
 }
 
 // usedHeader returns the header without declarations and definitions that no body command uses

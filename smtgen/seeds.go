@@ -158,30 +158,20 @@ func LoadSeeds(fsys fs.FS, root string) (seeds []*Seed, skips []*SkipError, err 
 // declared constants and of every partial application (see [PartialApps]). It also returns the
 // terms of the get-value, in order.
 func (s *Seed) ModelQuery(negated bool) (string, []*Term) {
-	var b strings.Builder
-	b.WriteString("(set-option :produce-models true)\n")
-	if s.Logic != "" {
-		b.WriteString("(set-logic " + s.Logic + ")\n")
-	}
-	for _, d := range s.Decls {
-		b.WriteString(d.String())
-		b.WriteByte('\n')
-	}
 	asserts := s.Asserts
 	if negated {
 		asserts = []*Term{notTerm(andTerm(s.Asserts...))}
 	}
+	cmds := make([]string, 0, len(asserts)+2)
 	for _, a := range asserts {
-		b.WriteString("(assert ")
-		b.WriteString(a.String())
-		b.WriteString(")\n")
+		cmds = append(cmds, "(assert "+a.String()+")")
 	}
-	b.WriteString("(check-sat)\n")
+	cmds = append(cmds, "(check-sat)")
 	terms := valueTerms(s.Env, asserts)
 	if len(terms) > 0 {
-		b.WriteString(getValue(terms))
+		cmds = append(cmds, strings.TrimSuffix(getValue(terms), "\n"))
 	}
-	return b.String(), terms
+	return instanceText(s, cmds) + "\n", terms
 }
 
 // Certify checks a reference model against the seed: every assertion (negated: the negated
@@ -271,21 +261,31 @@ func notTerm(t *Term) *Term {
 
 // stripAnnotations returns t without (! ...) annotations, sharing what it does not change.
 func stripAnnotations(t *Term) *Term {
-	memo := map[*Term]*Term{}
-	var walk func(t *Term) *Term
-	walk = func(t *Term) *Term {
+	return rewrite(t, func(t *Term) *Term {
 		for t.Kind == KindAnnot {
 			t = t.Args[0]
 		}
+		return t
+	})
+}
+
+// rewrite returns root with every node n replaced by pre(n) and the arguments of what pre
+// returns rewritten in turn; it copies only the nodes on paths to a change, so unchanged
+// subterms stay shared.
+func rewrite(root *Term, pre func(*Term) *Term) *Term {
+	memo := map[*Term]*Term{}
+	var walk func(t *Term) *Term
+	walk = func(t *Term) *Term {
 		if r, ok := memo[t]; ok {
 			return r
 		}
-		res := t
-		for i, a := range t.Args {
+		res := pre(t)
+		orig := res
+		for i, a := range orig.Args {
 			if w := walk(a); w != a {
-				if res == t {
-					cp := *t
-					cp.Args = append([]*Term(nil), t.Args...)
+				if res == orig {
+					cp := *orig
+					cp.Args = append([]*Term(nil), orig.Args...)
 					res = &cp
 				}
 				res.Args[i] = w
@@ -294,5 +294,5 @@ func stripAnnotations(t *Term) *Term {
 		memo[t] = res
 		return res
 	}
-	return walk(t)
+	return walk(root)
 }
