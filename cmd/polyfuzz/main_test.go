@@ -210,12 +210,7 @@ func TestBadInput(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, nil, 0o644)
 	notFinding := t.TempDir()
-	tests := []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
+	checkBadInputs(t, []badInput{
 		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown --dbms "oracle" (known: sqlite)`},
 		{"unknown oracle", []string{"sql", "--oracle", "pqs"}, 2, `unknown --oracle "pqs"`},
 		{"unwritable out", []string{"sql", "--tests", "1", "--out", filepath.Join(file, "out")}, 2,
@@ -228,7 +223,21 @@ func TestBadInput(t *testing.T) {
 		{"replay not a finding", []string{"replay", notFinding}, 2, "is not a finding directory"},
 		{"replay no argument", []string{"replay"}, 2, "want one argument"},
 		{"unknown command", []string{"fuzz"}, 2, `unknown command "fuzz"`},
-	}
+	})
+}
+
+// badInput is a command line that must fail with code and a stderr line containing want.
+type badInput struct {
+	name string
+	args []string
+	code int
+	want string
+}
+
+// checkBadInputs runs each bad command line: the exit code and message must match, without a
+// stack trace.
+func checkBadInputs(t *testing.T, tests []badInput) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := polyfuzz(t, tc.args...)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -329,15 +328,12 @@ func cmdSMT(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"\n      (several add the differential oracle; default z3)")
 	fs.Var(&solverCmds, "solver-cmd", "another solver: a command line that reads SMT-LIB on stdin, repeatable,\n"+
 		"      e.g. --solver-cmd '/opt/z3-4.13/bin/z3 -in -smt2'")
+	var cf campaignFlags
+	cf.register(fs, "instances", "its own solver processes")
 	seedsDir := fs.String("seeds", "", "folder of .smt2 seed files, searched recursively (default: the project's own seeds)")
 	ref := fs.String("ref", "z3", "reference solver whose certified models seed the pools ('none': random models only)")
 	oracleList := fs.String("oracle", "sat,model,diff", "comma-separated oracles: "+names(smtOracles)+" (error is always on;\n"+
 		"      diff needs two solvers)")
-	budget := fs.Duration("budget", 0, "stop after this much time, e.g. 30s, 10m (0: no time limit)")
-	tests := fs.Int64("tests", 0, "stop after this many instances (0: no limit)")
-	workers := fs.Int("j", 0, "parallel workers, each with its own solver processes (0: one per CPU)")
-	seed := fs.String("seed", "", "campaign seed; the same seed, seeds and options give the same instances (default: random, printed)")
-	out := fs.String("out", "polyfuzz-out", "output directory for findings, stats and the report (earlier findings are kept)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-instance timeout; an instance over it is counted as a skipped\n"+
 		"      check (error: timeout), not a finding: hard instances may rightly take longer")
 	depth := fs.Int("depth", smtgen.DefaultMaxDepth, "maximum Boolean depth of pool formulas (STORM's D_max)")
@@ -349,12 +345,6 @@ func cmdSMT(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"      (default: 50 when every solver is z3, else 0)")
 	models := fs.String("models", smtgen.ModelsBoth, "model source: both, ref (reference solver) or random")
 	conn := fs.String("connectives", smtgen.ConnRich, "construction operators: rich (and, not, or, xor, =>, ite, =) or storm (and, not)")
-	maxFindings := fs.Int("max-findings", 0, "stop after this many new unique findings (0: no limit)")
-	noReduce := fs.Bool("no-reduce", false, "store findings without reducing them")
-	reduceTime := fs.Duration("reduce-time", 2*time.Minute, "time limit for reducing one finding")
-	confirm := fs.Int("confirm", 3, "re-runs of a new finding's case to measure its reliability")
-	failOnFinding := fs.Bool("fail-on-finding", false, "exit with status 3 when the campaign stores a new finding")
-	quiet := fs.Bool("quiet", false, "no progress output, only the summary")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
@@ -365,21 +355,12 @@ func cmdSMT(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return fail(2, "unexpected argument %q (flags start with --; see polyfuzz smt --help)", fs.Arg(0))
 	}
-	switch {
-	case *budget < 0:
-		return fail(2, "--budget must not be negative (got %s); use e.g. --budget 1m", *budget)
-	case *tests < 0:
-		return fail(2, "--tests must not be negative (got %d)", *tests)
-	case *workers < 0:
-		return fail(2, "-j must not be negative (got %d)", *workers)
-	case *timeout <= 0:
-		return fail(2, "--timeout must be positive (got %s)", *timeout)
+	campaignSeed, err := cf.check()
+	if err != nil {
+		return fail(2, "%v", err)
 	}
-	campaignSeed := rand.Uint64() >> 1
-	if *seed != "" {
-		if _, err := fmt.Sscan(*seed, &campaignSeed); err != nil {
-			return fail(2, "--seed must be a non-negative integer (got %q)", *seed)
-		}
+	if *timeout <= 0 {
+		return fail(2, "--timeout must be positive (got %s)", *timeout)
 	}
 	spec := smtSpec{Solvers: solvers, Timeout: *timeout, Seeds: *seedsDir, Ref: *ref}
 	for _, c := range solverCmds {
@@ -435,7 +416,7 @@ func cmdSMT(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	log := func(s string) {
-		if !*quiet {
+		if !cf.quiet {
 			fmt.Fprintln(stderr, "polyfuzz smt: "+s)
 		}
 	}
@@ -443,55 +424,28 @@ func cmdSMT(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	store, err := campaign.NewStore(*out)
+	store, err := campaign.NewStore(cf.out)
 	if err != nil {
 		return fail(1, "%v", err)
 	}
-	if err := writeSkips(*out, s.skips); err != nil {
+	if err := writeSkips(cf.out, s.skips); err != nil {
 		return fail(1, "%v", err)
 	}
 	fmt.Fprintf(stderr, "polyfuzz smt: solvers %s, oracles %s, seed %d, out %s\n", versions,
-		strings.Join(oracleNames, ","), campaignSeed, *out)
+		strings.Join(oracleNames, ","), campaignSeed, cf.out)
 	fmt.Fprintf(stderr, "polyfuzz smt: %d usable seeds of %d in %s; skipped: %s\n", s.seeds, s.seeds+len(s.skips),
 		seedsName(spec.Seeds), skipSummary(s.skips))
 	for i, sk := range s.skips {
 		if i == 5 {
-			fmt.Fprintf(stderr, "  ... and %d more, listed in %s\n", len(s.skips)-5, filepath.Join(*out, "seeds-skipped.txt"))
+			fmt.Fprintf(stderr, "  ... and %d more, listed in %s\n", len(s.skips)-5, filepath.Join(cf.out, "seeds-skipped.txt"))
 			break
 		}
 		fmt.Fprintf(stderr, "  skipped %s\n", sk.Error())
 	}
-	live := !*quiet && isTerminal(stderr) && os.Getenv("CI") == ""
-	var progress io.Writer
-	if !*quiet {
-		progress = stderr
-	}
-	cfg := campaign.Config{
-		Command: "polyfuzz smt " + strings.Join(args, " "),
-		Domain:  "smt",
-		Gen:     s.gen,
-		Oracles: s.oracles,
-		Open:    spec.openSolvers,
-		Format:  s.format, Store: store, Seed: campaignSeed, Budget: *budget, Tests: *tests,
-		MaxFindings: *maxFindings, Workers: *workers, Confirm: *confirm, ReduceTime: *reduceTime,
-		Progress: progress, Live: live, ProgressEvery: time.Minute,
-		Options: spec.options(),
-		Replay:  func(dir string) string { return "polyfuzz replay " + dir },
-	}
-	if !*noReduce {
-		cfg.Reducer = smtgen.NewReducer()
-	}
-	sum, err := campaign.Run(ctx, cfg)
-	if sum != nil {
-		fmt.Fprint(stdout, campaign.SummaryText(sum, *out))
-	}
-	if err != nil {
-		return fail(1, "%v", err)
-	}
-	if *failOnFinding && len(sum.New) > 0 {
-		return 3
-	}
-	return 0
+	cfg := cf.config(campaignSeed, store, smtgen.NewReducer(), stderr)
+	cfg.Command, cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = "polyfuzz smt "+strings.Join(args, " "), "smt", s.gen, s.oracles, s.format
+	cfg.Options, cfg.Open = spec.options(), spec.openSolvers
+	return cf.run(ctx, cfg, "smt", stdout, stderr)
 }
 
 // writeSkips lists the skipped seeds in OUT/seeds-skipped.txt, one line each.

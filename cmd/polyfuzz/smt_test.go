@@ -138,12 +138,7 @@ func TestSMTBadInput(t *testing.T) {
 	os.WriteFile(filepath.Join(mixed, "fp.smt2"), []byte("(declare-fun f () (_ FloatingPoint 8 24))\n(assert (fp.isNaN f))\n"), 0o644)
 	b, _ := os.ReadFile(repoFile(t, "testdata/smt/lia_schedule.smt2"))
 	os.WriteFile(filepath.Join(mixed, "good.smt2"), b, 0o644)
-	tests := []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
+	checkBadInputs(t, []badInput{
 		{"no usable seed", []string{"smt", "--seeds", bad, "--tests", "1"}, 1, "no usable seed"},
 		{"malformed seed skipped with position", []string{"smt", "--seeds", mixed, "--tests", "5", "--out", filepath.Join(dir, "o1")}, 0,
 			"skipped broken.smt2: syntax: line 1, column 17"},
@@ -155,18 +150,7 @@ func TestSMTBadInput(t *testing.T) {
 		{"unknown solver", []string{"smt", "--solver", "mathsat9"}, 1, `unknown solver "mathsat9"`},
 		{"unknown oracle", []string{"smt", "--oracle", "pqs"}, 1, `unknown --oracle "pqs"`},
 		{"bad model source", []string{"smt", "--models", "solver"}, 1, `unknown model source "solver"`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			code, _, stderr := polyfuzz(t, tc.args...)
-			if code != tc.code || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr, tc.code, tc.want)
-			}
-			if strings.Contains(stderr, "goroutine ") {
-				t.Fatalf("stack trace for bad input:\n%s", stderr)
-			}
-		})
-	}
+	})
 }
 
 // TestSMTReproScript runs a stored finding's repro.sh: it pipes the reduced case into the solver.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,13 +26,10 @@ replayed; OUT also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops
 func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("sql", sqlSynopsis, stderr)
 	dbms := fs.String("dbms", "sqlite", "engine to test: "+names(engines))
+	var cf campaignFlags
+	cf.register(fs, "test cases", "its own database")
 	oracleList := fs.String("oracle", "norec,tlp-where", "comma-separated oracles: "+names(sqlOracles)+
 		" (error is always on)")
-	budget := fs.Duration("budget", 0, "stop after this much time, e.g. 30s, 10m (0: no time limit)")
-	tests := fs.Int64("tests", 0, "stop after this many test cases (0: no limit)")
-	workers := fs.Int("j", 0, "parallel workers, each with its own database (0: one per CPU)")
-	seed := fs.String("seed", "", "campaign seed; the same seed and options give the same cases (default: random, printed)")
-	out := fs.String("out", "polyfuzz-out", "output directory for findings, stats and the report (earlier findings are kept)")
 	perDB := fs.Int("queries-per-db", sqlgen.DefaultQueriesPerDB, "test cases that share one generated database")
 	depth := fs.Int("max-depth", 0, "maximum expression depth (0: generator default)")
 	tables := fs.Int("max-tables", 0, "maximum tables per database (0: generator default)")
@@ -43,12 +39,6 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	isolate := fs.Bool("isolate", true, "run embedded engines in a child process, so that an engine crash becomes a finding")
 	faultSpec := fs.String("fault", "", "inject a known fault KIND:REGEXP to prove the oracles fire, e.g. 'drop-row:WHERE.*LIKE'\n"+
 		"      (kinds: drop-row, add-row, change-value, error, panic, exit, hang)")
-	maxFindings := fs.Int("max-findings", 0, "stop after this many new unique findings (0: no limit)")
-	noReduce := fs.Bool("no-reduce", false, "store findings without reducing them")
-	reduceTime := fs.Duration("reduce-time", 2*time.Minute, "time limit for reducing one finding")
-	confirm := fs.Int("confirm", 3, "re-runs of a new finding's case to measure its reliability")
-	failOnFinding := fs.Bool("fail-on-finding", false, "exit with status 3 when the campaign stores a new finding")
-	quiet := fs.Bool("quiet", false, "no progress output, only the summary")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
@@ -59,23 +49,15 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		return fail("unexpected argument %q (flags start with --; see polyfuzz sql --help)", fs.Arg(0))
 	}
+	campaignSeed, err := cf.check()
+	if err != nil {
+		return fail("%v", err)
+	}
 	switch {
-	case *budget < 0:
-		return fail("--budget must not be negative (got %s); use e.g. --budget 1m", *budget)
-	case *tests < 0:
-		return fail("--tests must not be negative (got %d)", *tests)
-	case *workers < 0:
-		return fail("-j must not be negative (got %d)", *workers)
 	case *timeout <= 0:
 		return fail("--timeout must be positive (got %s)", *timeout)
 	case *perDB < 1 || *perDB > 1<<fuzz.SetupBits:
 		return fail("--queries-per-db must be between 1 and %d (got %d)", 1<<fuzz.SetupBits, *perDB)
-	}
-	campaignSeed := rand.Uint64() >> 1
-	if *seed != "" {
-		if _, err := fmt.Sscan(*seed, &campaignSeed); err != nil {
-			return fail("--seed must be a non-negative integer (got %q)", *seed)
-		}
 	}
 	var oracleNames []string
 	for _, n := range strings.Split(*oracleList, ",") {
@@ -100,50 +82,23 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	} else {
 		t.Close()
 	}
-	store, err := campaign.NewStore(*out)
+	store, err := campaign.NewStore(cf.out)
 	if err != nil {
 		return fail("%v", err)
 	}
-	live := !*quiet && isTerminal(stderr) && os.Getenv("CI") == ""
-	var progress io.Writer
-	if !*quiet {
-		progress = stderr
-	}
 	fmt.Fprintf(stderr, "polyfuzz sql: dbms %s, oracles %s, seed %d, out %s\n", *dbms,
-		strings.Join(oracleNames, ","), campaignSeed, *out)
-	cfg := campaign.Config{
-		Command: "polyfuzz sql " + strings.Join(args, " "),
-		Domain:  "sql",
-		Gen:     s.gen,
-		Oracles: s.oracles,
-		Open: func(ctx context.Context) ([]fuzz.Target, error) {
-			t, err := openTarget(ctx, spec)
-			if err != nil {
-				return nil, err
-			}
-			return []fuzz.Target{t}, nil
-		},
-		Format: s.format, Store: store, Seed: campaignSeed, Budget: *budget, Tests: *tests,
-		MaxFindings: *maxFindings, Workers: *workers, Confirm: *confirm, ReduceTime: *reduceTime,
-		Progress: progress, Live: live, ProgressEvery: time.Minute,
-		Options: spec.options(),
-		Replay:  func(dir string) string { return "polyfuzz replay " + dir },
+		strings.Join(oracleNames, ","), campaignSeed, cf.out)
+	cfg := cf.config(campaignSeed, store, sqlgen.NewReducer(), stderr)
+	cfg.Command, cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = "polyfuzz sql "+strings.Join(args, " "), "sql", s.gen, s.oracles, s.format
+	cfg.Options = spec.options()
+	cfg.Open = func(ctx context.Context) ([]fuzz.Target, error) {
+		t, err := openTarget(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		return []fuzz.Target{t}, nil
 	}
-	if !*noReduce {
-		cfg.Reducer = sqlgen.NewReducer()
-	}
-	sum, err := campaign.Run(ctx, cfg)
-	if sum != nil {
-		fmt.Fprint(stdout, campaign.SummaryText(sum, *out))
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "polyfuzz sql: %v\n", err)
-		return 1
-	}
-	if *failOnFinding && len(sum.New) > 0 {
-		return 3
-	}
-	return 0
+	return cf.run(ctx, cfg, "sql", stdout, stderr)
 }
 
 func isTerminal(w io.Writer) bool {
