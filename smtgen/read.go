@@ -855,7 +855,15 @@ func (p *scriptParser) term() (*Term, error) {
 
 // rawSexpr reads one s-expression and returns its normalised text: tokens as written, except
 // quoted symbols printed by quoteSymbol, one space between the elements of a list, no comments.
-func (p *scriptParser) rawSexpr() (string, error) {
+func (p *scriptParser) rawSexpr() (string, error) { return p.raw(false) }
+
+// rawRest reads up to the ')' closing the current command, which it consumes, and returns the
+// normalised text of what it read.
+func (p *scriptParser) rawRest() (string, error) { return p.raw(true) }
+
+// raw reads normalised text: one s-expression, or (rest) everything up to the ')' that closes
+// the enclosing list.
+func (p *scriptParser) raw(rest bool) (string, error) {
 	b := &p.sb
 	b.Reset()
 	depth := 0
@@ -869,6 +877,9 @@ func (p *scriptParser) rawSexpr() (string, error) {
 			return "", p.errAt(tok.pos, "unexpected end of input")
 		case tRParen:
 			if depth == 0 {
+				if rest {
+					return b.String(), nil
+				}
 				return "", p.errAt(tok.pos, "unexpected ')'")
 			}
 			depth--
@@ -877,35 +888,9 @@ func (p *scriptParser) rawSexpr() (string, error) {
 		if tok.kind == tLParen {
 			depth++
 		}
-		if depth == 0 {
+		if depth == 0 && !rest {
 			return b.String(), nil
 		}
-	}
-}
-
-// rawRest reads up to the ')' closing the current command, which it consumes, and returns the
-// normalised text of what it read.
-func (p *scriptParser) rawRest() (string, error) {
-	b := &p.sb
-	b.Reset()
-	depth := 0
-	for {
-		tok, err := p.next()
-		if err != nil {
-			return "", err
-		}
-		switch tok.kind {
-		case tEOF:
-			return "", p.errAt(tok.pos, "unexpected end of input")
-		case tRParen:
-			if depth == 0 {
-				return b.String(), nil
-			}
-			depth--
-		case tLParen:
-			depth++
-		}
-		p.writeRawToken(b, tok)
 	}
 }
 
