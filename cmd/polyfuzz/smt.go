@@ -470,8 +470,10 @@ func allZ3(solvers []string) bool {
 // listFlag is a repeatable string flag.
 type listFlag []string
 
+// String joins the values with commas.
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
 
+// Set adds one value.
 func (l *listFlag) Set(v string) error {
 	if v == "" {
 		return errors.New("empty value")
