@@ -93,8 +93,8 @@ func TestSMTSolversReportNothing(t *testing.T) {
 	testenv.NeedEngine(t, "z3")
 	testenv.NeedEngine(t, "cvc5")
 	out := t.TempDir()
-	code, stdout, stderr := polyfuzz(t, "smt", "--solver", "z3", "--solver", "cvc5", "--tests", "600",
-		"--mutants", "30", "--asserts", "16", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet", "--out", out)
+	code, stdout, stderr := polyfuzz(t, "smt", "--solver", "z3", "--solver", "cvc5", "--tests", "400",
+		"--mutants", "20", "--asserts", "16", "--depth", "16", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet", "--out", out)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
