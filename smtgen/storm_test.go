@@ -89,3 +89,62 @@ func TestGeneratedInstancesAreCertified(t *testing.T) {
 		t.Errorf("modes not all used: %v", modes)
 	}
 }
+
+// TestCertifyAndModelText checks that a reference model that falsifies a seed assertion is
+// refused, that a right one is accepted, and that ModelText reads back to the same values.
+func TestCertifyAndModelText(t *testing.T) {
+	s, err := NewSeed("t.smt2", "(set-logic QF_UFLIA)(declare-fun x () Int)(declare-fun f (Int) Int)"+
+		"(assert (> (f x) x))(assert (= (div x 0) 4))(check-sat)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, terms := s.ModelQuery(false)
+	if !strings.Contains(script, "(get-value (x (div x 0) (f x)))") && !strings.Contains(script, "(get-value (x (f x) (div x 0)))") {
+		t.Fatalf("model query asks for the wrong terms:\n%s", script)
+	}
+	rows := func(x, fx, div string) [][]string {
+		out := make([][]string, len(terms))
+		for i, term := range terms {
+			switch term.String() {
+			case "x":
+				out[i] = []string{"x", x}
+			case "(f x)":
+				out[i] = []string{"(f x)", fx}
+			default:
+				out[i] = []string{term.String(), div}
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name        string
+		x, fx, div  string
+		certifiable bool
+	}{
+		{"right model", "3", "7", "4", true},
+		{"uninterpreted function wrong", "3", "2", "4", false},
+		{"division by zero wrong", "(- 3)", "7", "5", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := ModelFromValues(s.Env, terms, rows(tc.x, tc.fx, tc.div))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Certify(m, false); (err == nil) != tc.certifiable {
+				t.Fatalf("Certify: %v, want certifiable %v", err, tc.certifiable)
+			}
+			back, err := ParseModelText(ModelText(m, s.Env), s.Env)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, ModelText(m, s.Env))
+			}
+			for _, a := range s.Asserts {
+				v1, ok1 := m.Truth(a)
+				v2, ok2 := back.Truth(a)
+				if v1 != v2 || ok1 != ok2 {
+					t.Errorf("%s: %v/%v before printing, %v/%v after\n%s", a, v1, ok1, v2, ok2, ModelText(m, s.Env))
+				}
+			}
+		})
+	}
+}
