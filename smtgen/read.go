@@ -960,23 +960,14 @@ func (p *scriptParser) commandBody(c *Command) error {
 		if c.Symbol, err = p.name("as the sort name"); err != nil {
 			return err
 		}
-		if err = p.expect(tLParen, "to open the sort parameters"); err != nil {
+		err = p.list("to open the sort parameters", func() error {
+			name, err := p.name("as a sort parameter")
+			c.Params = append(c.Params, Binding{Name: name})
 			return err
-		}
-		for err == nil {
-			var tok smtToken
-			if tok, err = p.peek(); err != nil || tok.kind == tRParen {
-				break
-			}
-			var name string
-			if name, err = p.name("as a sort parameter"); err == nil {
-				c.Params = append(c.Params, Binding{Name: name})
-			}
-		}
+		})
 		if err != nil {
 			return err
 		}
-		p.next()
 		c.Sort, err = p.sort()
 	case "declare-const":
 		if c.Symbol, err = p.name("as the constant name"); err != nil {
@@ -987,23 +978,14 @@ func (p *scriptParser) commandBody(c *Command) error {
 		if c.Symbol, err = p.name("as the function name"); err != nil {
 			return err
 		}
-		if err = p.expect(tLParen, "to open the argument sorts"); err != nil {
+		err = p.list("to open the argument sorts", func() error {
+			s, err := p.sort()
+			c.ArgSorts = append(c.ArgSorts, s)
 			return err
-		}
-		for err == nil {
-			var tok smtToken
-			if tok, err = p.peek(); err != nil || tok.kind == tRParen {
-				break
-			}
-			var s *Sort
-			if s, err = p.sort(); err == nil {
-				c.ArgSorts = append(c.ArgSorts, s)
-			}
-		}
+		})
 		if err != nil {
 			return err
 		}
-		p.next()
 		c.Sort, err = p.sort()
 	case "define-fun", "define-fun-rec":
 		if c.Symbol, err = p.name("as the function name"); err != nil {
@@ -1046,20 +1028,7 @@ func (p *scriptParser) commandBody(c *Command) error {
 			return p.unsupported(tok.pos, "options of "+c.Name)
 		}
 	case "check-sat-assuming", "get-value":
-		if err = p.expect(tLParen, "to open the terms of "+c.Name); err != nil {
-			return err
-		}
-		for err == nil {
-			var tok smtToken
-			if tok, err = p.peek(); err != nil || tok.kind == tRParen {
-				break
-			}
-			err = p.oneTerm(c)
-		}
-		if err != nil {
-			return err
-		}
-		p.next()
+		err = p.list("to open the terms of "+c.Name, func() error { return p.oneTerm(c) })
 	default:
 		c.Raw, err = p.rawRest()
 		return err
@@ -1068,6 +1037,26 @@ func (p *scriptParser) commandBody(c *Command) error {
 		return err
 	}
 	return p.expect(tRParen, "to close "+c.Name)
+}
+
+// list reads "(" item* ")", calling item for each element; context says what the "(" opens.
+func (p *scriptParser) list(context string, item func() error) error {
+	if err := p.expect(tLParen, context); err != nil {
+		return err
+	}
+	for {
+		tok, err := p.peek()
+		if err != nil {
+			return err
+		}
+		if tok.kind == tRParen {
+			p.next()
+			return nil
+		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
 }
 
 // optNumeral reads an optional numeral, def when absent.
