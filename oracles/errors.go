@@ -19,6 +19,9 @@ type Errors struct {
 	// SkipTimeouts makes a statement over its timeout a skipped check ("timeout") instead of a
 	// hang finding: a solver may rightly need longer than any timeout on a hard instance.
 	SkipTimeouts bool
+	// Chained says that each query of a case builds on the ones before it (an SMT instance and its
+	// get-value): after a query of a run fails, the later queries of that run are not judged.
+	Chained bool
 }
 
 // Name returns "error".
@@ -44,8 +47,8 @@ func (o Errors) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			if f := o.classify(c, runs, run.Target, "query", r, c.Queries[i].Text, c.Queries[i].Role); f != nil {
 				return fuzz.Verdict{Checked: true, Finding: f}
 			}
-			if r != nil && r.Status == fuzz.StatusTimeout {
-				break // the engine was killed: what the later queries saw is no evidence
+			if r != nil && (r.Status == fuzz.StatusTimeout || (o.Chained && r.Failed())) {
+				break // the engine was killed, or the state later queries build on is missing
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package oracles
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -149,4 +150,17 @@ func TestAnswers(t *testing.T) {
 			checkVerdict(t, o.Check(c, tc.runs), tc.title, tc.skip, fuzz.KindWrongResult)
 		})
 	}
+}
+
+// TestErrorsChained checks that with Chained, a query after a failed one in the same run is not
+// judged, and that without it, it is.
+func TestErrorsChained(t *testing.T) {
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "smt.instance", Text: "(check-sat)"}, {Role: "smt.model", Text: "(get-value (x))"}}}
+	runs := []fuzz.Run{{Target: "cvc4", Results: []*fuzz.Result{
+		{Status: fuzz.StatusEngineError, Code: "error", Err: "not supported in default mode"},
+		{Status: fuzz.StatusEngineError, Code: "error", Err: "Symbol x is not declared."}}}}
+	expect := func(_, _, msg string) bool { return strings.Contains(msg, "not supported") }
+	checkVerdict(t, Errors{Expect: expect, Chained: true}.Check(c, runs), "", "", 0)
+	checkVerdict(t, Errors{Expect: expect}.Check(c, runs), "error: cvc4: error symbol x is not declared.", "",
+		fuzz.KindUnexpectedError)
 }
