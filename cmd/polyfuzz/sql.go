@@ -175,6 +175,18 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return 0
 }
 
+// caseBytes is the length of a case's statements.
+func caseBytes(c *fuzz.Case) int {
+	n := 0
+	for _, st := range c.Setup {
+		n += len(st)
+	}
+	for _, q := range c.Queries {
+		n += len(q.Text)
+	}
+	return n
+}
+
 // closeAll closes every target.
 func closeAll(ts []fuzz.Target) {
 	for _, t := range ts {
@@ -253,7 +265,8 @@ func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "reduced %s from %d to %d statements; replayed\n  %s\n", rec.Title,
-		len(orig.Setup)+len(orig.Queries), len(red.Setup)+len(red.Queries), filepath.Join(dir, "reduced"+s.format.Ext()))
+	fmt.Fprintf(stdout, "reduced %s from %d statements (%d bytes) to %d (%d bytes); replayed\n  %s\n", rec.Title,
+		len(orig.Setup)+len(orig.Queries), caseBytes(orig), len(red.Setup)+len(red.Queries), caseBytes(red),
+		filepath.Join(dir, "reduced"+s.format.Ext()))
 	return 0
 }
