@@ -582,44 +582,50 @@ func (ev *evaluator) partial(table string, x Value) (Value, error) {
 	return nil, undecided("(%s %s 0) is not pinned", op, x)
 }
 
+// number is what fold needs of *big.Int and *big.Rat.
+type number[P any] interface {
+	Set(P) P
+	Neg(P) P
+	Add(P, P) P
+	Sub(P, P) P
+	Mul(P, P) P
+}
+
+// fold applies +, - or * to xs (one argument: - negates) into r and returns r.
+func fold[P number[P]](op string, r P, xs []P) P {
+	if op == "-" && len(xs) == 1 {
+		return r.Neg(xs[0])
+	}
+	r.Set(xs[0])
+	for _, y := range xs[1:] {
+		switch op {
+		case "+":
+			r.Add(r, y)
+		case "-":
+			r.Sub(r, y)
+		default:
+			r.Mul(r, y)
+		}
+	}
+	return r
+}
+
 // arith evaluates the Ints and Reals operators; ok is false for other names.
 func (ev *evaluator) arith(t *Term, args []Value) (v Value, ok bool, err error) {
 	switch t.Name {
 	case "+", "-", "*":
-		if x, isInt := args[0].(IntValue); isInt {
-			r := new(big.Int).Set(x.V)
-			if t.Name == "-" && len(args) == 1 {
-				return IntValue{r.Neg(r)}, true, nil
+		if _, isInt := args[0].(IntValue); isInt {
+			xs := make([]*big.Int, len(args))
+			for i, a := range args {
+				xs[i] = a.(IntValue).V
 			}
-			for _, a := range args[1:] {
-				y := a.(IntValue).V
-				switch t.Name {
-				case "+":
-					r.Add(r, y)
-				case "-":
-					r.Sub(r, y)
-				default:
-					r.Mul(r, y)
-				}
-			}
-			return IntValue{r}, true, nil
+			return IntValue{fold(t.Name, new(big.Int), xs)}, true, nil
 		}
-		r := new(big.Rat).Set(args[0].(RealValue).V)
-		if t.Name == "-" && len(args) == 1 {
-			return RealValue{r.Neg(r)}, true, nil
+		xs := make([]*big.Rat, len(args))
+		for i, a := range args {
+			xs[i] = a.(RealValue).V
 		}
-		for _, a := range args[1:] {
-			y := a.(RealValue).V
-			switch t.Name {
-			case "+":
-				r.Add(r, y)
-			case "-":
-				r.Sub(r, y)
-			default:
-				r.Mul(r, y)
-			}
-		}
-		return RealValue{r}, true, nil
+		return RealValue{fold(t.Name, new(big.Rat), xs)}, true, nil
 	case "/":
 		acc := args[0].(RealValue)
 		for _, a := range args[1:] {
