@@ -57,28 +57,26 @@ func ParseScript(src string) (*Script, error) {
 // ParseTerm reads a single SMT-LIB term (comments and surrounding white space allowed). A match
 // term or a symbolic index is reported as an error beginning with "unsupported:".
 func ParseTerm(src string) (*Term, error) {
-	p := newScriptParser(src)
-	t, err := p.term()
-	if err == nil {
-		err = p.expectEOF()
-	}
-	if err != nil {
-		return nil, p.public(err)
-	}
-	return t, nil
+	return parseOne(src, (*scriptParser).term)
 }
 
 // ParseSort reads a single SMT-LIB sort.
 func ParseSort(src string) (*Sort, error) {
+	return parseOne(src, (*scriptParser).sort)
+}
+
+// parseOne reads src as exactly one thing that read reads.
+func parseOne[T any](src string, read func(*scriptParser) (T, error)) (T, error) {
 	p := newScriptParser(src)
-	s, err := p.sort()
+	v, err := read(p)
 	if err == nil {
 		err = p.expectEOF()
 	}
 	if err != nil {
-		return nil, p.public(err)
+		var zero T
+		return zero, p.public(err)
 	}
-	return s, nil
+	return v, nil
 }
 
 // ---- lexer ----
