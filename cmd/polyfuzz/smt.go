@@ -45,7 +45,9 @@ var smtOracles = map[string]func() fuzz.Oracle{
 	"diff": func() fuzz.Oracle {
 		return oracles.Answers{Role: smtgen.RoleInstance, Values: []string{"sat", "unsat", "unknown"}, Wildcards: []string{"unknown"}}
 	},
-	"error": func() fuzz.Oracle { return oracles.Errors{Expect: smtgen.ExpectError, SkipTimeouts: true, Chained: true} },
+	"error": func() fuzz.Oracle {
+		return oracles.Errors{Expect: smtgen.ExpectError, SkipTimeouts: true, Chained: true}
+	},
 }
 
 // smtSpec says which solvers a campaign runs; it is stored with findings so that replay opens the
