@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/polyfuzz/polyfuzz/targets/isolated"
+	"github.com/polyfuzz/polyfuzz/targets/smtproc"
 )
 
 const usage = `polyfuzz finds wrong answers in SMT solvers and database engines.
@@ -25,7 +26,7 @@ usage:
   polyfuzz replay [flags] DIR   re-run a stored finding from its seed and check it still fails
   polyfuzz reduce [flags] DIR   reduce a stored finding again
   polyfuzz report OUT           rewrite OUT/report.html from OUT's files
-  polyfuzz version              print the version and the engines it links
+  polyfuzz version              print the version, the engines it links and the solvers found
 
 Run 'polyfuzz COMMAND --help' for the flags of a command.
 `
@@ -70,6 +71,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if t, err := openLocal(s); err == nil {
 				fmt.Fprintf(stdout, "  %s %s\n", t.Name(), t.Version())
 				t.Close()
+			}
+		}
+		for _, n := range smtproc.Presets() { // the solvers installed here
+			if o, err := smtproc.Preset(n); err == nil {
+				if t, err := smtproc.New(o); err == nil {
+					fmt.Fprintf(stdout, "  %s %s\n", t.Name(), t.Version())
+					t.Close()
+				}
 			}
 		}
 		return 0
