@@ -23,6 +23,7 @@ usage:
   polyfuzz sql [flags]          fuzz a SQL engine (default: embedded SQLite, NoREC and TLP)
   polyfuzz smt [flags]          fuzz SMT solvers with satisfiable-by-construction instances (STORM)
   polyfuzz smt selfcheck        compare polyfuzz's SMT evaluator with the solvers on random terms
+  polyfuzz compare [flags]      compare oracle styles on one engine with the same budget and seeds
   polyfuzz replay [flags] DIR   re-run a stored finding from its seed and check it still fails
   polyfuzz reduce [flags] DIR   reduce a stored finding again
   polyfuzz report OUT           rewrite OUT/report.html from OUT's files
@@ -58,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdSQL(ctx, rest, stdout, stderr)
 	case "smt":
 		return cmdSMT(ctx, rest, stdout, stderr)
+	case "compare":
+		return cmdCompare(ctx, rest, stdout, stderr)
 	case "replay":
 		return cmdReplay(ctx, rest, stdout, stderr)
 	case "reduce":

@@ -222,6 +222,9 @@ func TestBadInput(t *testing.T) {
 		{"bad seed", []string{"sql", "--seed", "-3"}, 2, "--seed must be a non-negative integer"},
 		{"replay not a finding", []string{"replay", notFinding}, 2, "is not a finding directory"},
 		{"replay no argument", []string{"replay"}, 2, "want one argument"},
+		{"compare without oracles", []string{"compare"}, 2, "--oracles is required"},
+		{"compare unknown domain", []string{"compare", "--domain", "graph", "--oracles", "x"}, 2, `unknown --domain "graph"`},
+		{"compare unknown oracle", []string{"compare", "--oracles", "pqs", "--tests", "1"}, 2, `unknown --oracle "pqs"`},
 		{"unknown command", []string{"fuzz"}, 2, `unknown command "fuzz"`},
 	})
 }
@@ -260,6 +263,8 @@ func TestHelp(t *testing.T) {
 		{"smt", []string{"--solver", "--solver-cmd", "--seeds", "--ref", "--oracle", "--budget", "--tests", "-j", "--seed",
 			"--out", "--timeout", "--depth", "--asserts", "--enrich", "--mutants", "--incremental", "--tactics", "--models",
 			"--connectives"}},
+		{"compare", []string{"--domain", "--oracles", "--budget", "--tests", "--repeat", "--seed", "-j", "--out", "--dbms",
+			"--solver", "--seeds"}},
 		{"replay", []string{"--no-fault"}},
 		{"reduce", []string{"--reduce-time"}},
 	}

@@ -185,3 +185,42 @@ func TestSMTSelfcheckCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestCompare runs `polyfuzz compare` on SQLite and on a faulty solver: the table has one row per
+// oracle style, the faulty solver's soundness finding is counted with its time, and the report
+// files are written.
+func TestCompare(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	tests := []struct {
+		name string
+		args []string
+		rows []string
+	}{
+		{"sql", []string{"--domain", "sql", "--oracles", "norec,tlp-where", "--tests", "1500", "--repeat", "2"},
+			[]string{"| norec | 2 | ", "| tlp-where | 2 | "}},
+		{"smt", []string{"--domain", "smt", "--oracles", "sat", "--solver", "cmd:" + repoFile(t, "testdata/smt-faults/unsat.sh"),
+			"--tests", "50", "--repeat", "1"}, []string{"| sat | 1 | "}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			code, stdout, stderr := polyfuzz(t, append([]string{"compare", "--out", out}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+			}
+			for _, row := range tc.rows {
+				if !strings.Contains(stdout, row) {
+					t.Errorf("no row %q:\n%s", row, stdout)
+				}
+			}
+			if tc.name == "smt" && !strings.Contains(stdout, "| 1 | ") || strings.Contains(stdout, "| none |") != (tc.name == "sql") {
+				t.Errorf("findings and time to the first one not reported as expected:\n%s", stdout)
+			}
+			for _, f := range []string{"compare.json", "compare.md"} {
+				if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+}
