@@ -11,7 +11,8 @@ import (
 // Answers is the N-engine differential oracle over one-cell answers: each run's answers to the
 // query of Role (the rows that hold exactly one of Values, in order; a solver's sat, unsat and
 // unknown) must agree position by position between engines. Values in Wildcards (unknown) agree
-// with anything. When more than two engines answer, the minority is named as the odd one out.
+// with anything. When more than two engines answer, the minority is named as the odd one out;
+// without a majority, every side is named.
 type Answers struct {
 	Role      string
 	Values    []string
@@ -86,8 +87,18 @@ func (o Answers) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		for _, k := range keys {
 			parts = append(parts, strings.Join(votes[k], ",")+" "+k)
 		}
+		title := fuzz.Title("diff", strings.Join(votes[odd], ","), "answers "+odd+" where "+strings.Join(otherTargets(votes, odd), ",")+" answer "+keys[len(keys)-1])
+		if len(votes[keys[0]]) == len(votes[keys[1]]) { // no majority: name every side
+			sides := slices.Clone(keys)
+			slices.Sort(sides)
+			var who []string
+			for _, k := range sides {
+				who = append(who, strings.Join(votes[k], ","))
+			}
+			title = fuzz.Title("diff", strings.Join(who, " vs "), "answers "+strings.Join(sides, " vs "))
+		}
 		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
-			Title:    fuzz.Title("diff", strings.Join(votes[odd], ","), "answers "+odd+" where "+strings.Join(otherTargets(votes, odd), ",")+" answer "+keys[len(keys)-1]),
+			Title:    title,
 			Kind:     fuzz.KindWrongResult,
 			Oracle:   "diff",
 			Expected: "the same answer from every engine",

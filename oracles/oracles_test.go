@@ -140,7 +140,7 @@ func TestAnswers(t *testing.T) {
 	}{
 		{"agree", []fuzz.Run{run("a", "sat", "unsat"), run("b", "sat", "unsat")}, "", ""},
 		{"unknown agrees", []fuzz.Run{run("a", "sat", "unknown"), run("b", "unknown", "unsat")}, "", ""},
-		{"two disagree", []fuzz.Run{run("a", "sat"), run("b", "unsat")}, "diff: a: answers sat where b answer unsat", ""},
+		{"two disagree", []fuzz.Run{run("a", "sat"), run("b", "unsat")}, "diff: a vs b: answers sat vs unsat", ""},
 		{"minority named", []fuzz.Run{run("a", "sat", "sat"), run("b", "sat", "unsat"), run("c", "sat", "sat")},
 			"diff: b: answers unsat where a,c answer sat", ""},
 		{"one answered", []fuzz.Run{run("a", "sat"), failed}, "", "fewer-than-two-answers"},

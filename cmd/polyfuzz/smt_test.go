@@ -32,21 +32,25 @@ func TestSMTFaultsFire(t *testing.T) {
 	tests := []struct {
 		name, wrapper, seeds, oracle string
 		title, kind                  string
+		extra                        []string
 	}{
 		{"unsat on a satisfiable instance", "unsat.sh", "lia_schedule.smt2", "sat",
-			"sat: unsat.sh: unsat on a satisfiable qf_lia instance", "wrong-result"},
+			"sat: unsat.sh: unsat on a satisfiable qf_lia instance", "wrong-result", nil},
 		{"wrong model", "wrong-model.sh", "lia_schedule.smt2", "model",
-			"model: wrong-model.sh: invalid model of a qf_lia instance", "invalid-model"},
+			"model: wrong-model.sh: invalid model of a qf_lia instance", "invalid-model", nil},
 		{"solver dies", "die.sh", "lia_schedule.smt2", "sat",
-			"crash: die.sh: die.sh exited with status n (signal n, segmentation fault)", "crash"},
+			"crash: die.sh: die.sh exited with status n (signal n, segmentation fault)", "crash", nil},
+		{"two solvers disagree", "unsat.sh", "lia_schedule.smt2", "diff",
+			"diff: z3 vs unsat.sh: answers sat vs unsat", "wrong-result", []string{"--solver", "z3"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()
-			code, stdout, stderr := polyfuzz(t, "smt", "--solver-cmd", repoFile(t, "testdata/smt-faults/"+tc.wrapper),
+			args := append([]string{"smt", "--solver-cmd", repoFile(t, "testdata/smt-faults/"+tc.wrapper),
 				"--seeds", repoFile(t, "testdata/smt/"+tc.seeds), "--oracle", tc.oracle, "--incremental", "0",
 				"--tests", "300", "--mutants", "50", "--seed", seed, "-j", "2", "--quiet", "--out", out,
-				"--reduce-time", "30s")
+				"--reduce-time", "30s"}, tc.extra...)
+			code, stdout, stderr := polyfuzz(t, args...)
 			if code != 0 {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 			}
