@@ -356,30 +356,17 @@ func (ev *evaluator) callDef(d *Def, t *Term, sc *evScope) (Value, error) {
 // andOr evaluates and/or three-valued: a deciding argument wins over undecided ones.
 func (ev *evaluator) andOr(t *Term, sc *evScope) (Value, error) {
 	stop := t.Name == "or" // the value that decides
-	var und error
-	for _, a := range t.Args {
-		v, err := ev.eval(a, sc)
-		if err != nil {
-			if !errors.Is(err, ErrUndecided) {
-				return nil, err
-			}
-			if und == nil {
-				und = err
-			}
-			continue
-		}
-		if bool(v.(BoolValue)) == stop {
-			return BoolValue(stop), nil
-		}
-	}
-	if und != nil {
-		return nil, und
-	}
-	return BoolValue(!stop), nil
+	return ev.decides(t, sc, func(int) bool { return stop }, stop)
 }
 
 // implies evaluates (=> a1 ... an b): true if some ai is false or b is true.
 func (ev *evaluator) implies(t *Term, sc *evScope) (Value, error) {
+	return ev.decides(t, sc, func(i int) bool { return i == len(t.Args)-1 }, true)
+}
+
+// decides evaluates t's arguments in order: the first whose value is deciding(i) makes the result
+// result; otherwise the result is !result, or undecided when an argument was undecided.
+func (ev *evaluator) decides(t *Term, sc *evScope, deciding func(i int) bool, result bool) (Value, error) {
 	var und error
 	for i, a := range t.Args {
 		v, err := ev.eval(a, sc)
@@ -392,15 +379,14 @@ func (ev *evaluator) implies(t *Term, sc *evScope) (Value, error) {
 			}
 			continue
 		}
-		last := i == len(t.Args)-1
-		if bool(v.(BoolValue)) == last {
-			return BoolValue(true), nil
+		if bool(v.(BoolValue)) == deciding(i) {
+			return BoolValue(result), nil
 		}
 	}
 	if und != nil {
 		return nil, und
 	}
-	return BoolValue(false), nil
+	return BoolValue(!result), nil
 }
 
 // ite evaluates (ite c a b); with c undecided the value is decided only when a and b agree.
