@@ -180,14 +180,9 @@ func (w *termWriter) command(b *strings.Builder, c *Command) {
 	case "define-sort":
 		b.WriteByte(' ')
 		writeSymbol(b, c.Symbol)
-		b.WriteString(" (")
-		for i, p := range c.Params {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			writeSymbol(b, p.Name)
-		}
-		b.WriteString(") ")
+		b.WriteByte(' ')
+		writeList(b, c.Params, func(p Binding) { writeSymbol(b, p.Name) })
+		b.WriteByte(' ')
 		WriteSort(b, c.Sort)
 	case "declare-const":
 		b.WriteByte(' ')
@@ -197,26 +192,16 @@ func (w *termWriter) command(b *strings.Builder, c *Command) {
 	case "declare-fun":
 		b.WriteByte(' ')
 		writeSymbol(b, c.Symbol)
-		b.WriteString(" (")
-		for i, s := range c.ArgSorts {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			WriteSort(b, s)
-		}
-		b.WriteString(") ")
+		b.WriteByte(' ')
+		writeList(b, c.ArgSorts, func(s *Sort) { WriteSort(b, s) })
+		b.WriteByte(' ')
 		WriteSort(b, c.Sort)
 	case "define-fun", "define-fun-rec":
 		b.WriteByte(' ')
 		writeSymbol(b, c.Symbol)
-		b.WriteString(" (")
-		for i, p := range c.Params {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			writeSortedVar(b, p)
-		}
-		b.WriteString(") ")
+		b.WriteByte(' ')
+		writeList(b, c.Params, func(p Binding) { writeSortedVar(b, p) })
+		b.WriteByte(' ')
 		WriteSort(b, c.Sort)
 		w.terms(b, c.Terms)
 	case "define-const":
@@ -228,14 +213,20 @@ func (w *termWriter) command(b *strings.Builder, c *Command) {
 	case "assert", "simplify", "eval":
 		w.terms(b, c.Terms)
 	case "check-sat-assuming", "get-value":
-		b.WriteString(" (")
-		for i, t := range c.Terms {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			w.term(b, t)
+		b.WriteByte(' ')
+		writeList(b, c.Terms, func(t *Term) { w.term(b, t) })
+	}
+	b.WriteByte(')')
+}
+
+// writeList writes "(" then each item, space-separated, then ")".
+func writeList[T any](b *strings.Builder, items []T, write func(T)) {
+	b.WriteByte('(')
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(' ')
 		}
-		b.WriteByte(')')
+		write(it)
 	}
 	b.WriteByte(')')
 }

@@ -477,16 +477,22 @@ func (p *scriptParser) indices() ([]int, error) {
 	}
 }
 
+// indexed reads the rest of an indexed identifier after "(_": its name and numeral indices.
+func (p *scriptParser) indexed() (string, []int, error) {
+	name, err := p.name("after '_'")
+	if err != nil {
+		return "", nil, err
+	}
+	idx, err := p.indices()
+	return name, idx, err
+}
+
 // ident reads the rest of an identifier that starts with "(" and whose head token is head:
 // (_ f i...) or (as id S). It returns an application without arguments.
 func (p *scriptParser) ident(head smtToken) (*Term, error) {
 	switch {
 	case head.isSym("_"):
-		name, err := p.name("after '_'")
-		if err != nil {
-			return nil, err
-		}
-		idx, err := p.indices()
+		name, idx, err := p.indexed()
 		if err != nil {
 			return nil, err
 		}
@@ -541,11 +547,7 @@ func (p *scriptParser) sort() (*Sort, error) {
 	var s *Sort
 	switch {
 	case head.isSym("_"):
-		name, err := p.name("after '_'")
-		if err != nil {
-			return nil, err
-		}
-		idx, err := p.indices()
+		name, idx, err := p.indexed()
 		if err != nil {
 			return nil, err
 		}
