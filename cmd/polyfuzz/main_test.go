@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/isolated"
 )
@@ -86,39 +87,57 @@ func TestFaultsFire(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()
-			args := append([]string{"sql", "--tests", "3000", "--seed", seed, "-j", "2", "--quiet", "--out", out,
-				"--fault", tc.fault}, tc.extra...)
-			code, stdout, stderr := polyfuzz(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-			}
-			if !strings.Contains(stdout, "tests 3000 ") {
-				t.Errorf("the campaign did not run all its tests:\n%s", stdout)
-			}
+			stdout := runCampaign(t, 3000, append([]string{"sql", "--seed", seed, "-j", "2", "--quiet", "--out", out,
+				"--fault", tc.fault}, tc.extra...)...)
 			recs := records(t, out)
 			for title, kind := range tc.titles {
 				rec := recs[title]
 				if rec == nil {
 					t.Fatalf("no finding %q; got:\n%s", title, stdout)
 				}
-				if rec.Kind.String() != kind || rec.Hits < 2 || rec.Status != campaign.StatusReduced {
-					t.Errorf("%s: kind %s, hits %d, status %s (%s); want %s, several hits, reduced",
-						title, rec.Kind, rec.Hits, rec.Status, rec.Note, kind)
-				}
-				dir := filepath.Join(out, "findings", rec.Hash)
-				if _, _, red, err := campaign.LoadFinding(dir); err != nil || red == nil {
-					t.Errorf("%s: no reduced case: %v", title, err)
-				} else if len(red.Setup) > 4 || len(red.Queries) > 4 {
+				_, red := checkFired(t, out, rec, kind)
+				if len(red.Setup) > 4 || len(red.Queries) > 4 {
 					t.Errorf("%s: reduced case has %d setup statements and %d queries, want a handful",
 						title, len(red.Setup), len(red.Queries))
-				}
-				code, rout, rerr := polyfuzz(t, "replay", dir)
-				if code != 0 || !strings.Contains(rout, "identical to the stored case") {
-					t.Errorf("replay of %s: exit %d\n%s%s", title, code, rout, rerr)
 				}
 			}
 		})
 	}
+}
+
+// runCampaign runs a campaign of n tests and returns its stdout; it fails t unless the campaign
+// exits 0 having run every test.
+func runCampaign(t *testing.T, n int, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := polyfuzz(t, append(args, "--tests", fmt.Sprint(n))...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, fmt.Sprintf("tests %d ", n)) {
+		t.Errorf("the campaign did not run all its tests:\n%s", stdout)
+	}
+	return stdout
+}
+
+// checkFired checks that an oracle's finding on a planted fault has the kind wanted, several
+// hits, a reduced case, and a replay that regenerates the case and reproduces; it returns the
+// original and reduced cases.
+func checkFired(t *testing.T, out string, rec *campaign.Record, kind string) (orig, red *fuzz.Case) {
+	t.Helper()
+	if rec.Kind.String() != kind || rec.Hits < 2 || rec.Status != campaign.StatusReduced {
+		t.Errorf("%s: kind %s, hits %d, status %s (%s); want %s, several hits, reduced",
+			rec.Title, rec.Kind, rec.Hits, rec.Status, rec.Note, kind)
+	}
+	dir := filepath.Join(out, "findings", rec.Hash)
+	_, orig, red, err := campaign.LoadFinding(dir)
+	if err != nil || red == nil {
+		t.Fatalf("%s: no reduced case: %v", rec.Title, err)
+	}
+	code, rout, rerr := polyfuzz(t, "replay", dir)
+	if code != 0 || !strings.Contains(rout, "identical to the stored case") || !strings.Contains(rout, "\nreproduces") {
+		t.Errorf("replay of %s: exit %d\n%s%s", rec.Title, code, rout, rerr)
+	}
+	return orig, red
 }
 
 // TestPlainSQLiteReportsNothing runs the seeds of TestFaultsFire without a fault: no findings.

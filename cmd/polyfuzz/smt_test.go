@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
@@ -46,44 +45,20 @@ func TestSMTFaultsFire(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()
-			args := append([]string{"smt", "--solver-cmd", repoFile(t, "testdata/smt-faults/"+tc.wrapper),
+			stdout := runCampaign(t, 300, append([]string{"smt", "--solver-cmd", repoFile(t, "testdata/smt-faults/"+tc.wrapper),
 				"--seeds", repoFile(t, "testdata/smt/"+tc.seeds), "--oracle", tc.oracle, "--incremental", "0",
-				"--tests", "300", "--mutants", "50", "--seed", seed, "-j", "2", "--quiet", "--out", out,
-				"--reduce-time", "30s"}, tc.extra...)
-			code, stdout, stderr := polyfuzz(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-			}
-			if !strings.Contains(stdout, "tests 300 ") {
-				t.Errorf("the campaign did not run all its tests:\n%s", stdout)
-			}
-			recs := records(t, out)
-			var rec *campaign.Record
-			for title, r := range recs {
-				if strings.HasPrefix(title, tc.title) {
-					rec = r
-				}
-			}
+				"--mutants", "50", "--seed", seed, "-j", "2", "--quiet", "--out", out,
+				"--reduce-time", "30s"}, tc.extra...)...)
+			rec := records(t, out)[tc.title]
 			if rec == nil {
-				t.Fatalf("no finding %q; got:\n%s\n%s", tc.title, stdout, stderr)
+				t.Fatalf("no finding %q; got:\n%s", tc.title, stdout)
 			}
-			if rec.Kind.String() != tc.kind || rec.Hits < 2 || rec.Status != campaign.StatusReduced {
-				t.Errorf("%s: kind %s, hits %d, status %s (%s); want %s, several hits, reduced",
-					rec.Title, rec.Kind, rec.Hits, rec.Status, rec.Note, tc.kind)
-			}
+			orig, red := checkFired(t, out, rec, tc.kind)
 			dir := filepath.Join(out, "findings", rec.Hash)
-			_, orig, red, err := campaign.LoadFinding(dir)
-			if err != nil || red == nil {
-				t.Fatalf("%s: no reduced case: %v", rec.Title, err)
-			}
 			if a, b := len(red.Queries[0].Text), len(orig.Queries[0].Text); a >= b {
 				t.Errorf("%s: reduced instance has %d bytes, the original %d", rec.Title, a, b)
 			}
 			t.Logf("%s: reduced from %d to %d bytes:\n%s", rec.Title, len(orig.Queries[0].Text), len(red.Queries[0].Text), red.Queries[0].Text)
-			code, rout, rerr := polyfuzz(t, "replay", dir)
-			if code != 0 || !strings.Contains(rout, "identical to the stored case") {
-				t.Errorf("replay of %s: exit %d\n%s%s", rec.Title, code, rout, rerr)
-			}
 			if b, err := os.ReadFile(filepath.Join(dir, "repro.sh")); err != nil || !strings.Contains(string(b), tc.wrapper) {
 				t.Errorf("repro.sh does not run the solver: %v\n%s", err, b)
 			}
