@@ -246,7 +246,8 @@ func meanSD(xs []float64, f string) string {
 	return fmt.Sprintf(f+" ± "+f, m, math.Sqrt(sq/float64(len(xs)-1)))
 }
 
-// topReasons lists the n most frequent skip reasons with their counts.
+// topReasons lists the n most frequent reasons (all when n is 0) with their counts, most frequent
+// first.
 func topReasons(m map[string]int64, n int) string {
 	var keys []string
 	for k := range m {
@@ -260,7 +261,7 @@ func topReasons(m map[string]int64, n int) string {
 	})
 	var parts []string
 	for i, k := range keys {
-		if i == n {
+		if n > 0 && i == n {
 			break
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))

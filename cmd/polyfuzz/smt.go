@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -247,28 +246,14 @@ func seedsName(dir string) string {
 
 // skipSummary counts skipped seeds by reason: "syntax 3, floating-point 2".
 func skipSummary(skips []*smtgen.SkipError) string {
-	n := map[string]int{}
+	if len(skips) == 0 {
+		return "none skipped"
+	}
+	n := map[string]int64{}
 	for _, s := range skips {
 		n[s.Reason]++
 	}
-	var reasons []string
-	for r := range n {
-		reasons = append(reasons, r)
-	}
-	sort.Slice(reasons, func(i, j int) bool {
-		if n[reasons[i]] != n[reasons[j]] {
-			return n[reasons[i]] > n[reasons[j]]
-		}
-		return reasons[i] < reasons[j]
-	})
-	var parts []string
-	for _, r := range reasons {
-		parts = append(parts, fmt.Sprintf("%s %d", r, n[r]))
-	}
-	if len(parts) == 0 {
-		return "none skipped"
-	}
-	return strings.Join(parts, ", ")
+	return topReasons(n, 0)
 }
 
 // shellJoin quotes a command line for a shell.
