@@ -71,31 +71,21 @@ func (o Answers) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		if len(votes) < 2 {
 			continue
 		}
-		var keys []string
-		for k := range votes {
-			keys = append(keys, k)
-		}
-		// The answer with the fewest engines is the odd one; ties name the answers in order.
-		slices.SortFunc(keys, func(a, b string) int {
-			if d := len(votes[a]) - len(votes[b]); d != 0 {
-				return d
-			}
-			return strings.Compare(a, b)
-		})
+		keys, minority := sides(votes)
 		odd := keys[0]
 		var parts []string
 		for _, k := range keys {
 			parts = append(parts, strings.Join(votes[k], ",")+" "+k)
 		}
 		title := fuzz.Title("diff", strings.Join(votes[odd], ","), "answers "+odd+" where "+strings.Join(otherTargets(votes, odd), ",")+" answer "+keys[len(keys)-1])
-		if len(votes[keys[0]]) == len(votes[keys[1]]) { // no majority: name every side
-			sides := slices.Clone(keys)
-			slices.Sort(sides)
+		if !minority { // no majority: name every side
+			bySide := slices.Clone(keys)
+			slices.Sort(bySide)
 			var who []string
-			for _, k := range sides {
+			for _, k := range bySide {
 				who = append(who, strings.Join(votes[k], ","))
 			}
-			title = fuzz.Title("diff", strings.Join(who, " vs "), "answers "+strings.Join(sides, " vs "))
+			title = fuzz.Title("diff", strings.Join(who, " vs "), "answers "+strings.Join(bySide, " vs "))
 		}
 		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
 			Title:    title,
@@ -118,4 +108,20 @@ func otherTargets(votes map[string][]string, odd string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// sides orders the sides of a disagreement, given as answer -> targets, from the fewest targets to
+// the most (equal sizes by answer), and reports whether the first side is smaller than every other:
+// a minority, the odd one out.
+func sides(votes map[string][]string) (keys []string, minority bool) {
+	for k := range votes {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if d := len(votes[a]) - len(votes[b]); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	return keys, len(keys) < 2 || len(votes[keys[0]]) < len(votes[keys[1]])
 }

@@ -11,18 +11,34 @@ import (
 // Bag is a multiset of rows, keyed by the row's canonical values.
 type Bag map[string]int
 
-// NewBag counts the rows of rs.
-func NewBag(rows ...[][]string) Bag {
+// NewBag counts the rows of rs, keyed by their exact canonical values.
+func NewBag(rows ...[][]string) Bag { return NewBagWith(nil, rows...) }
+
+// NewBagWith counts the rows of rs, keyed by key applied to each value (Normalize, Loose); a nil
+// key keeps the values as they are.
+func NewBagWith(key func(string) string, rows ...[][]string) Bag {
 	b := Bag{}
 	for _, rs := range rows {
 		for _, r := range rs {
-			b[rowKey(r)]++
+			b[rowKeyWith(key, r)]++
 		}
 	}
 	return b
 }
 
 func rowKey(r []string) string { return strings.Join(r, "\x1f") }
+
+// rowKeyWith joins the keys of r's values; a nil key uses the values themselves.
+func rowKeyWith(key func(string) string, r []string) string {
+	if key == nil {
+		return rowKey(r)
+	}
+	ks := make([]string, len(r))
+	for i, v := range r {
+		ks[i] = key(v)
+	}
+	return rowKey(ks)
+}
 
 // Diff returns the rows in a but not in b and those in b but not in a, with multiplicity, sorted.
 func (a Bag) Diff(b Bag) (missing, extra []string) {
@@ -39,6 +55,42 @@ func (a Bag) Diff(b Bag) (missing, extra []string) {
 	slices.Sort(missing)
 	slices.Sort(extra)
 	return missing, extra
+}
+
+// distinct returns the set of a's rows: every row once.
+func (a Bag) distinct() Bag {
+	s := make(Bag, len(a))
+	for k := range a {
+		s[k] = 1
+	}
+	return s
+}
+
+// repeated returns the rows of a that occur more than once, sorted.
+func (a Bag) repeated() []string {
+	var out []string
+	for k, n := range a {
+		if n > 1 {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// key returns the rows of a with their multiplicities in one canonical text, so that equal bags
+// have equal keys.
+func (a Bag) key() string {
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var s strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&s, "%d\x1e%s\x1d", a[k], k)
+	}
+	return s.String()
 }
 
 // showRows prints up to three row keys for a finding's expected/actual lines.

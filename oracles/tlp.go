@@ -2,62 +2,155 @@ package oracles
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
 
-// TLP is Ternary Logic Partitioning for WHERE (Rigger and Su, 2020): for any predicate p, the
-// multiset of rows of a query Q equals the union-all of Q WHERE p, Q WHERE NOT p and
-// Q WHERE p IS NULL. Rows are compared whole and typed, with multiplicity.
-//
-// Layout: "tlp.orig", "tlp.p", "tlp.notp", "tlp.null".
-type TLP struct{}
+// TLPVariants lists the variants of the TLP partition family, in the order of [TLP.Variant].
+var TLPVariants = []string{"where", "having", "distinct", "groupby"}
 
-// Name returns "tlp-where".
-func (TLP) Name() string { return "tlp-where" }
+// TLP is Ternary Logic Partitioning (Rigger and Su, 2020): for any predicate p, the result of a
+// query Q is composed from Q restricted to p, to NOT p and to p IS NULL. Rows are compared whole
+// and typed.
+//
+// The variant says which clause is partitioned and how the partitions compose:
+//
+//   - "where" (the zero value): multiset semantics, rows(orig) = rows(p) ⊎ rows(notp) ⊎ rows(null).
+//   - "having": multiset semantics, the partitions split the groups of a GROUP BY by HAVING p.
+//   - "distinct": set semantics; orig is SELECT DISTINCT cols FROM f and the partitions add
+//     WHERE p, WHERE NOT p and WHERE p IS NULL, so one row may appear in several partitions. The
+//     original rows must be distinct and equal, as a set, to the union of the partitions' rows.
+//   - "groupby": set semantics as for distinct, with SELECT cols FROM f GROUP BY cols.
+//
+// Engines may print a group's value from any of its members ('a' or 'A' under a case-insensitive
+// collation, 1.0 or 1.00, -0 or 0). For having, distinct and groupby, when the exact comparison
+// fails but the comparison under [Loose] keys passes, the check is skipped as
+// "ambiguous-representative".
+//
+// Layout: "tlp.orig", "tlp.p", "tlp.notp", "tlp.null" for where; V+".orig", V+".p", V+".notp",
+// V+".null" for another variant V.
+type TLP struct {
+	// Variant is "" or "where", "having", "distinct" or "groupby".
+	Variant string
+}
 
 var tlpRoles = []string{"tlp.orig", "tlp.p", "tlp.notp", "tlp.null"}
 
-// Check compares the original rows with the union of the partitions on every run.
-func (o TLP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
-	idx := roleIndex(c, "tlp.")
-	var at [4]int
-	for i, r := range tlpRoles {
-		j, ok := idx[r]
-		if !ok {
-			return fuzz.Verdict{Skip: "no-layout"}
-		}
-		at[i] = j
+// variant returns the variant's name, "where" for the zero value.
+func (o TLP) variant() string {
+	if o.Variant == "" {
+		return "where"
 	}
+	return o.Variant
+}
+
+// Name returns "tlp-" followed by the variant ("tlp-where" for the zero value).
+func (o TLP) Name() string { return "tlp-" + o.variant() }
+
+// Roles returns the variant's layout: orig, p, notp and null, in that order.
+func (o TLP) Roles() []string {
+	v := o.variant()
+	if v == "where" {
+		return slices.Clone(tlpRoles)
+	}
+	return []string{v + ".orig", v + ".p", v + ".notp", v + ".null"}
+}
+
+// Check compares the original rows with the composition of the partitions on every run.
+func (o TLP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	v := o.variant()
+	if !slices.Contains(TLPVariants, v) {
+		return fuzz.Verdict{Skip: "unknown-variant"}
+	}
+	roles := o.Roles()
+	at, ok := layout(c, roles)
+	if !ok {
+		return fuzz.Verdict{Skip: "no-layout"}
+	}
+	set := v == "distinct" || v == "groupby"
+	skip := ""
 	for ri := range runs {
 		run := &runs[ri]
-		if s := failedSkip(run, at[:]...); s != "" {
+		if s := failedSkip(run, at...); s != "" {
 			return fuzz.Verdict{Skip: s}
 		}
-		orig := NewBag(run.Results[at[0]].Rows)
-		parts := NewBag(run.Results[at[1]].Rows, run.Results[at[2]].Rows, run.Results[at[3]].Rows)
-		missing, extra := orig.Diff(parts)
-		if len(missing) == 0 && len(extra) == 0 {
+		orig := run.Results[at[0]].Rows
+		parts := [][][]string{run.Results[at[1]].Rows, run.Results[at[2]].Rows, run.Results[at[3]].Rows}
+		summary, expected, actual := tlpCompare(nil, set, orig, parts)
+		if summary == "" {
 			continue
 		}
-		summary, actual := "partitions miss rows", "partitions miss "+showRows(missing)
-		switch {
-		case len(missing) == 0:
-			summary, actual = "partitions add rows", "partitions add "+showRows(extra)
-		case len(extra) > 0:
-			summary = "partitions differ from the original rows"
-			actual += "; add " + showRows(extra)
+		if v != "where" && summary != tlpDuplicates {
+			if s, _, _ := tlpCompare(Loose, set, orig, parts); s == "" {
+				if skip == "" {
+					skip = "ambiguous-representative"
+				}
+				continue
+			}
 		}
 		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
-			Title:    fuzz.Title("tlp-where", run.Target, summary),
+			Title:    fuzz.Title(o.Name(), run.Target, summary),
 			Kind:     fuzz.KindWrongResult,
-			Oracle:   "tlp-where",
-			Expected: fmt.Sprintf("the %d rows of the original query", len(run.Results[at[0]].Rows)),
+			Oracle:   o.Name(),
+			Expected: expected,
 			Actual:   actual,
-			Roles:    tlpRoles,
+			Roles:    roles,
 			Case:     c,
 			Runs:     runs,
 		}}
 	}
+	if skip != "" {
+		return fuzz.Verdict{Skip: skip}
+	}
 	return fuzz.Verdict{Checked: true}
+}
+
+const tlpDuplicates = "original query returns duplicate rows"
+
+// tlpCompare compares the original rows with the partitions' rows under key (nil: exact), as
+// multisets or, with set, as sets of distinct rows. It returns an empty summary when they agree.
+func tlpCompare(key func(string) string, set bool, orig [][]string, parts [][][]string) (summary, expected, actual string) {
+	o, p := NewBagWith(key, orig), NewBagWith(key, parts...)
+	expected = fmt.Sprintf("the %d rows of the original query", len(orig))
+	if set {
+		if key == nil {
+			if dup := o.repeated(); len(dup) > 0 {
+				return tlpDuplicates, "distinct rows from the original query", "repeated " + showRows(dup)
+			}
+		}
+		o, p = o.distinct(), p.distinct()
+		expected = fmt.Sprintf("the %d distinct rows of the original query", len(o))
+	}
+	missing, extra := o.Diff(p)
+	if len(missing) == 0 && len(extra) == 0 {
+		return "", "", ""
+	}
+	summary, actual = "partitions miss rows", "partitions miss "+showRows(missing)
+	switch {
+	case len(missing) == 0:
+		summary, actual = "partitions add rows", "partitions add "+showRows(extra)
+	case len(extra) > 0:
+		summary = "partitions differ from the original rows"
+		actual += "; add " + showRows(extra)
+	}
+	return summary, expected, actual
+}
+
+// layout returns the query index of each role of c, in order (the last query of a repeated
+// role), and false if one is missing.
+func layout(c *fuzz.Case, roles []string) ([]int, bool) {
+	at := make([]int, len(roles))
+	for i, r := range roles {
+		at[i] = -1
+		for j, q := range c.Queries {
+			if q.Role == r {
+				at[i] = j
+			}
+		}
+		if at[i] < 0 {
+			return nil, false
+		}
+	}
+	return at, true
 }

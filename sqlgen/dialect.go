@@ -106,9 +106,17 @@ type dialect struct {
 	unoptPre, unoptMid, unoptPost string
 
 	expected string // the embedded expected-errors table
+
+	// typed, when set, makes the dialect typed: setups and expressions come from the typed
+	// generator, which reads only typed, joins, nullsOrder, collations (for ORDER BY) and the
+	// NoREC form from this struct.
+	typed *typedData
 }
 
-var dialects = map[string]*dialect{"sqlite": sqliteDialect}
+var dialects = map[string]*dialect{
+	"sqlite": sqliteDialect, "postgres": postgresDialect, "mysql": mysqlDialect, "duckdb": duckdbDialect,
+	"common": commonDialect,
+}
 
 func dialectNames() []string {
 	names := make([]string, 0, len(dialects))

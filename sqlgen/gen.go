@@ -25,7 +25,8 @@ type Generator struct {
 	d     *dialect
 	gen   string
 	norec bool
-	tlp   bool
+	// fams are the TLP layouts each case carries ("tlp", "having", "distinct", "groupby", "agg").
+	fams []string
 
 	mu    sync.Mutex
 	cache map[uint64]*setup
@@ -45,7 +46,7 @@ func New(o Options) (*Generator, error) {
 		d:     dialects[n.Dialect],
 		gen:   n.String(),
 		norec: slices.Contains(n.Oracles, OracleNoREC),
-		tlp:   slices.Contains(n.Oracles, OracleTLPWhere),
+		fams:  tlpFamilies(n.Oracles),
 		cache: make(map[uint64]*setup, cacheSize),
 	}, nil
 }
@@ -60,52 +61,79 @@ func (g *Generator) Options() Options {
 // CasesPerSetup returns Options.QueriesPerDB: how many consecutive cases share one setup.
 func (g *Generator) CasesPerSetup() int { return g.o.QueriesPerDB }
 
+// tlpFamilies maps TLP oracle names to the role prefixes of their layouts.
+func tlpFamilies(oracles []string) []string {
+	var out []string
+	for _, o := range oracles {
+		switch o {
+		case OracleTLPWhere:
+			out = append(out, "tlp")
+		case OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg:
+			out = append(out, o[len("tlp-"):])
+		}
+	}
+	return out
+}
+
 // Generate returns the case for seed. The setup depends only on fuzz.SetupSeed(seed), the queries
 // on the whole seed; the same seed always gives the same case.
 func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	st := g.setup(fuzz.SetupSeed(seed))
 	r := newRNG(fuzz.Mix(seed^querySalt), seed)
-	from, scope := g.from(r, st)
+	from, scope, types := g.from(r, st)
 	var b strings.Builder
 	b.Grow(256)
-	eg := exprGen{r: r, d: g.d, b: &b, cols: scope, maxDepth: g.o.MaxDepth}
-	eg.predicate()
-	pred := b.String()
+	g.predInto(r, &b, scope, types, g.o.MaxDepth)
+	p := pieces{pred: b.String(), from: from}
 
 	c := &fuzz.Case{
 		Domain: "sql",
 		Gen:    g.gen,
 		Seed:   seed,
 		Setup:  append([]string(nil), st.stmts...),
-		Params: make(map[string]string, 3),
+		Params: make(map[string]string, 6),
 	}
-	c.Params[ParamPred] = pred
-	c.Params[ParamFrom] = from
-	n := 0
+	n := 4 * len(g.fams)
 	if g.norec {
 		n += 2
 	}
-	if g.tlp {
-		n += 4
-	}
 	c.Queries = make([]fuzz.Query, 0, n)
+	add := func(role string) { c.Queries = append(c.Queries, fuzz.Query{Role: role, Text: g.d.render(role, p)}) }
 	if g.norec {
 		role := RoleNoRECOptCount
 		if r.prob(0.5) {
 			role = RoleNoRECOptRows
 			if r.prob(0.5) {
-				order := g.orderBy(r, scope)
-				c.Params[ParamOrder] = order
+				p.order = g.orderBy(r, scope, types)
 			}
 		}
-		c.Queries = append(c.Queries,
-			fuzz.Query{Role: role, Text: g.d.render(role, from, pred, c.Params[ParamOrder])},
-			fuzz.Query{Role: RoleNoRECUnopt, Text: g.d.render(RoleNoRECUnopt, from, pred, "")})
-	}
-	if g.tlp {
-		for _, role := range tlpRoles {
-			c.Queries = append(c.Queries, fuzz.Query{Role: role, Text: g.d.render(role, from, pred, "")})
+		add(role)
+		add(RoleNoRECUnopt)
+		if p.order != "" {
+			c.Params[ParamOrder] = p.order
+			p.order = "" // only norec.opt-rows has it
 		}
+	}
+	for _, fam := range g.fams {
+		switch fam {
+		case "having", "distinct", "groupby":
+			if p.cols == "" {
+				p.cols = g.someCols(r, scope)
+				p.group = strings.Join(scope, ", ") // HAVING's predicate may read any column
+			}
+		case "agg":
+			p.agg, p.aggExpr = g.aggregate(r, scope, types)
+		}
+		for _, suf := range partSuffix {
+			add(fam + suf)
+		}
+	}
+	c.Params[ParamPred], c.Params[ParamFrom] = p.pred, p.from
+	if p.cols != "" {
+		c.Params[ParamCols], c.Params[ParamGroup] = p.cols, p.group
+	}
+	if p.agg != "" {
+		c.Params[ParamAgg], c.Params[ParamAggExpr] = p.agg, p.aggExpr
 	}
 	return c, nil
 }
@@ -118,7 +146,11 @@ func (g *Generator) setup(ss uint64) *setup {
 	if ok {
 		return st
 	}
-	st = buildSetup(g.d, &g.o, newRNG(fuzz.Mix(ss^setupSalt), ss))
+	if g.d.typed != nil {
+		st = buildTypedSetup(g.d, &g.o, newRNG(fuzz.Mix(ss^setupSalt), ss))
+	} else {
+		st = buildSetup(g.d, &g.o, newRNG(fuzz.Mix(ss^setupSalt), ss))
+	}
 	g.mu.Lock()
 	if _, ok := g.cache[ss]; !ok {
 		slot := g.used % cacheSize
@@ -139,8 +171,8 @@ const maxFromRows = 100
 
 // from writes a FROM clause over at most Options.MaxFrom distinct relations of the setup whose
 // row bounds multiply to at most maxFromRows (a single relation may exceed it), and returns it
-// with the column references in scope.
-func (g *Generator) from(r *rng, st *setup) (string, []string) {
+// with the column references in scope and, in a typed dialect, their types.
+func (g *Generator) from(r *rng, st *setup) (string, []string, []sqlType) {
 	n := 1
 	for n < g.o.MaxFrom && n < len(st.rels) && r.prob(0.35) {
 		n++
@@ -148,6 +180,8 @@ func (g *Generator) from(r *rng, st *setup) (string, []string) {
 	var b strings.Builder
 	b.Grow(128)
 	var scope []string
+	var types []sqlType
+	onStart := 0
 	k, rows := 0, 1.0
 	for _, i := range r.perm(len(st.rels)) {
 		rl := &st.rels[i]
@@ -156,12 +190,14 @@ func (g *Generator) from(r *rng, st *setup) (string, []string) {
 		}
 		rows *= max(rl.rows, 1)
 		if k == 0 {
-			scope = rl.cols
+			scope, types = rl.cols, rl.types
 		} else {
 			if k == 1 {
 				scope = append([]string(nil), scope...)
+				types = append([]sqlType(nil), types...)
 			}
 			scope = append(scope, rl.cols...)
+			types = append(types, rl.types...)
 		}
 		if k == 0 {
 			b.WriteString(rl.name)
@@ -173,8 +209,15 @@ func (g *Generator) from(r *rng, st *setup) (string, []string) {
 			writeJoin(&b, j, rl.name)
 			if j.on {
 				b.WriteString(" ON ")
-				eg := exprGen{r: r, d: g.d, b: &b, cols: scope, maxDepth: min(2, g.o.MaxDepth)}
-				eg.predicate()
+				if g.d.typed != nil {
+					// An ON condition sees only the relations joined since the last comma.
+					g.predInto(r, &b, scope[onStart:], types[onStart:], min(2, g.o.MaxDepth))
+				} else {
+					g.predInto(r, &b, scope, types, min(2, g.o.MaxDepth))
+				}
+			}
+			if j.kw == "," {
+				onStart = len(scope) - len(rl.cols)
 			}
 		}
 		k++
@@ -182,12 +225,66 @@ func (g *Generator) from(r *rng, st *setup) (string, []string) {
 			break
 		}
 	}
-	return b.String(), scope
+	return b.String(), scope, types
+}
+
+// predInto writes a predicate over the columns in scope, typed in a typed dialect.
+func (g *Generator) predInto(r *rng, b *strings.Builder, scope []string, types []sqlType, depth int) {
+	if g.d.typed != nil {
+		tg := typedGen{r: r, d: g.d, t: g.d.typed, b: b, cols: scope, types: types, maxDepth: depth}
+		tg.predicate()
+		return
+	}
+	eg := exprGen{r: r, d: g.d, b: b, cols: scope, maxDepth: depth}
+	eg.predicate()
+}
+
+// someCols returns one to three distinct columns of scope, comma-separated.
+func (g *Generator) someCols(r *rng, scope []string) string {
+	perm := r.perm(len(scope))
+	n := 1 + r.intn(min(3, len(scope)))
+	cols := make([]string, n)
+	for i := range cols {
+		cols[i] = scope[perm[i]]
+	}
+	return strings.Join(cols, ", ")
+}
+
+var aggregates = []string{"MIN", "MAX", "SUM", "COUNT", "AVG"}
+
+// aggregate picks an aggregate function and its argument: a column or an expression of the
+// column's type. In a typed dialect SUM and AVG take numbers and MIN and MAX no Booleans.
+func (g *Generator) aggregate(r *rng, scope []string, types []sqlType) (agg, arg string) {
+	agg = pick(r, aggregates)
+	k := r.intn(len(scope))
+	if g.d.typed == nil {
+		if r.prob(0.7) {
+			return agg, scope[k]
+		}
+		var b strings.Builder
+		eg := exprGen{r: r, d: g.d, b: &b, cols: scope, maxDepth: min(2, g.o.MaxDepth)}
+		eg.expr(0)
+		return agg, b.String()
+	}
+	t := types[k]
+	switch {
+	case (agg == "SUM" || agg == "AVG") && !t.numeric():
+		agg = "COUNT"
+	case (agg == "MIN" || agg == "MAX") && t == tBool:
+		agg = "COUNT"
+	}
+	if r.prob(0.7) {
+		return agg, scope[k]
+	}
+	var b strings.Builder
+	tg := typedGen{r: r, d: g.d, t: g.d.typed, b: &b, cols: scope, types: types, maxDepth: min(2, g.o.MaxDepth)}
+	tg.expr(t, 1)
+	return agg, b.String()
 }
 
 // orderBy returns an "ORDER BY ..." clause whose terms each refer to a column (a bare integer
 // would select a result column by position).
-func (g *Generator) orderBy(r *rng, scope []string) string {
+func (g *Generator) orderBy(r *rng, scope []string, types []sqlType) string {
 	var b strings.Builder
 	b.WriteString("ORDER BY ")
 	for k := 1 + r.intn(2); k > 0; k-- {
@@ -198,15 +295,20 @@ func (g *Generator) orderBy(r *rng, scope []string) string {
 			b.WriteString(pick(r, scope))
 		} else {
 			var e strings.Builder
-			eg := exprGen{r: r, d: g.d, b: &e, cols: scope, maxDepth: min(2, g.o.MaxDepth)}
-			eg.expr(0)
+			if g.d.typed != nil {
+				tg := typedGen{r: r, d: g.d, t: g.d.typed, b: &e, cols: scope, types: types, maxDepth: min(2, g.o.MaxDepth)}
+				tg.expr(tg.anyType(), 1)
+			} else {
+				eg := exprGen{r: r, d: g.d, b: &e, cols: scope, maxDepth: min(2, g.o.MaxDepth)}
+				eg.expr(0)
+			}
 			if !strings.Contains(e.String(), ".c") {
 				b.WriteString(pick(r, scope))
 			} else {
 				b.WriteString(e.String())
 			}
 		}
-		if r.oneIn(5) {
+		if len(g.d.collations) > 0 && r.oneIn(5) {
 			b.WriteString(" COLLATE ")
 			b.WriteString(pick(r, g.d.collations))
 		}

@@ -18,52 +18,149 @@ const (
 	ParamPred  = "pred"  // the predicate
 	ParamFrom  = "from"  // the FROM clause, without the keyword
 	ParamOrder = "order" // the ORDER BY clause of norec.opt-rows, when it has one
+	// ParamCols is the column list of the tlp-having, tlp-distinct and tlp-groupby queries, and
+	// ParamGroup the GROUP BY list of tlp-having (every column in scope, which its predicate reads).
+	ParamCols  = "cols"
+	ParamGroup = "group"
+	// ParamAgg is the aggregate function of the tlp-agg queries (MIN, MAX, SUM, COUNT, AVG) and
+	// ParamAggExpr its argument.
+	ParamAgg     = "agg"
+	ParamAggExpr = "aggexpr"
 )
 
 var tlpRoles = []string{RoleTLPOrig, RoleTLPP, RoleTLPNotP, RoleTLPNull}
 
+// partition is one of the four queries of a TLP layout: the original and the three partitions.
+type partition uint8
+
+const (
+	partOrig partition = iota
+	partP
+	partNotP
+	partNull
+)
+
+var partSuffix = [...]string{".orig", ".p", ".notp", ".null"}
+
+// family says which TLP layout a role belongs to and which partition it is; ok is false for
+// roles outside the TLP layouts.
+func family(role string) (fam string, part partition, ok bool) {
+	for i, s := range partSuffix {
+		if f, found := strings.CutSuffix(role, s); found {
+			switch f {
+			case "tlp", "having", "distinct", "groupby", "agg":
+				return f, partition(i), true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// pieces are the parameters the queries of a case are built from.
+type pieces struct{ pred, from, order, cols, group, agg, aggExpr string }
+
+// piecesOf reads the pieces of a case's Params.
+func piecesOf(p map[string]string) pieces {
+	return pieces{pred: p[ParamPred], from: p[ParamFrom], order: p[ParamOrder], cols: p[ParamCols],
+		group: p[ParamGroup], agg: p[ParamAgg], aggExpr: p[ParamAggExpr]}
+}
+
 // render returns the text of the query with the given role, or "" for an unknown role.
-func (d *dialect) render(role, from, pred, order string) string {
+func (d *dialect) render(role string, p pieces) string {
 	var b strings.Builder
-	b.Grow(len(from) + 2*len(pred) + len(order) + 64)
+	b.Grow(len(p.from) + 2*len(p.pred) + len(p.order) + 2*len(p.cols) + 64)
+	w := b.WriteString
 	switch role {
 	case RoleNoRECOptCount:
-		b.WriteString("SELECT COUNT(*) FROM ")
-		b.WriteString(from)
-		b.WriteString(" WHERE ")
-		b.WriteString(pred)
-	case RoleNoRECOptRows, RoleTLPP:
-		b.WriteString("SELECT * FROM ")
-		b.WriteString(from)
-		b.WriteString(" WHERE ")
-		b.WriteString(pred)
-		if order != "" && role == RoleNoRECOptRows {
-			b.WriteByte(' ')
-			b.WriteString(order)
+		w("SELECT COUNT(*) FROM ")
+		w(p.from)
+		w(" WHERE ")
+		w(p.pred)
+		return b.String()
+	case RoleNoRECOptRows:
+		w("SELECT * FROM ")
+		w(p.from)
+		w(" WHERE ")
+		w(p.pred)
+		if p.order != "" {
+			w(" ")
+			w(p.order)
 		}
+		return b.String()
 	case RoleNoRECUnopt:
-		b.WriteString(d.unoptPre)
-		b.WriteString(pred)
-		b.WriteString(d.unoptMid)
-		b.WriteString(from)
-		b.WriteString(d.unoptPost)
-	case RoleTLPOrig:
-		b.WriteString("SELECT * FROM ")
-		b.WriteString(from)
-	case RoleTLPNotP:
-		b.WriteString("SELECT * FROM ")
-		b.WriteString(from)
-		b.WriteString(" WHERE NOT (")
-		b.WriteString(pred)
-		b.WriteByte(')')
-	case RoleTLPNull:
-		b.WriteString("SELECT * FROM ")
-		b.WriteString(from)
-		b.WriteString(" WHERE (")
-		b.WriteString(pred)
-		b.WriteString(") IS NULL")
-	default:
+		w(d.unoptPre)
+		w(p.pred)
+		w(d.unoptMid)
+		w(p.from)
+		w(d.unoptPost)
+		return b.String()
+	}
+	fam, part, ok := family(role)
+	if !ok {
 		return ""
 	}
+	w("SELECT ")
+	switch fam {
+	case "tlp":
+		w("*")
+	case "distinct":
+		w("DISTINCT ")
+		w(p.cols)
+	case "having":
+		w(p.group) // MySQL's HAVING sees only selected columns
+	case "groupby":
+		w(p.cols)
+	case "agg":
+		switch {
+		case p.agg == "AVG" && part != partOrig:
+			w("SUM(")
+			w(p.aggExpr)
+			w("), COUNT(")
+			w(p.aggExpr)
+			w(")")
+		default:
+			w(p.agg)
+			w("(")
+			w(p.aggExpr)
+			w(")")
+		}
+	}
+	w(" FROM ")
+	w(p.from)
+	if fam == "having" {
+		w(" GROUP BY ")
+		w(p.group)
+	}
+	if part != partOrig {
+		if fam == "having" {
+			w(" HAVING ")
+		} else {
+			w(" WHERE ")
+		}
+		switch part {
+		case partP:
+			w(p.pred)
+		case partNotP:
+			w("NOT (")
+			w(p.pred)
+			w(")")
+		case partNull:
+			w("(")
+			w(p.pred)
+			w(") IS NULL")
+		}
+	}
+	if fam == "groupby" {
+		w(" GROUP BY ")
+		w(p.cols)
+	}
 	return b.String()
+}
+
+// withOrder returns p with its ORDER BY kept only for the role that carries it.
+func (p pieces) withOrder(role string) pieces {
+	if role != RoleNoRECOptRows {
+		p.order = ""
+	}
+	return p
 }

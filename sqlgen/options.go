@@ -12,12 +12,19 @@ import (
 
 // Oracle names accepted in [Options.Oracles].
 const (
-	OracleNoREC    = "norec"
-	OracleTLPWhere = "tlp-where"
+	OracleNoREC       = "norec"
+	OracleTLPWhere    = "tlp-where"
+	OracleTLPHaving   = "tlp-having"
+	OracleTLPDistinct = "tlp-distinct"
+	OracleTLPGroupBy  = "tlp-groupby"
+	OracleTLPAgg      = "tlp-agg"
 )
 
 // oracleNames lists the valid oracles in their canonical order.
-var oracleNames = []string{OracleNoREC, OracleTLPWhere}
+var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg}
+
+// defaultOracles are the layouts a case carries when Options.Oracles is empty.
+var defaultOracles = []string{OracleNoREC, OracleTLPWhere}
 
 // Defaults applied to zero-valued [Options] fields.
 const (
@@ -35,10 +42,12 @@ const (
 // Options configure a [Generator]. A zero field means its default; for the counts where zero is
 // meaningful (MaxIndexes, MaxViews, MaxInserts) a negative value means none.
 type Options struct {
-	// Dialect is the SQL dialect: "sqlite" (the default).
+	// Dialect is the SQL dialect: "sqlite" (the default), "postgres", "mysql" (MySQL and MariaDB),
+	// "duckdb", or "common", the subset all four engines read alike (for the cross-engine
+	// differential).
 	Dialect string
-	// Oracles selects the query layouts each case carries, from "norec" and "tlp-where"
-	// (default: both).
+	// Oracles selects the query layouts each case carries, from "norec", "tlp-where",
+	// "tlp-having", "tlp-distinct", "tlp-groupby" and "tlp-agg" (default: norec and tlp-where).
 	Oracles []string
 	// QueriesPerDB is how many consecutive cases share one setup (default 100, at most 65536).
 	QueriesPerDB int
@@ -85,7 +94,7 @@ func (o Options) normalized() Options {
 		n.Dialect = DefaultDialect
 	}
 	if len(o.Oracles) == 0 {
-		n.Oracles = append([]string(nil), oracleNames...)
+		n.Oracles = append([]string(nil), defaultOracles...)
 	} else {
 		n.Oracles = nil
 		for _, name := range oracleNames {

@@ -19,9 +19,6 @@ type Reducer struct {
 // NewReducer returns a reducer for SQL cases.
 func NewReducer() *Reducer { return &Reducer{} }
 
-// pieces are the parameters the queries of a case are built from.
-type pieces struct{ pred, from, order string }
-
 // Reduce returns a smaller case for which keep still holds, never one keep rejected; keep(c) is
 // assumed to hold and is not called for c itself. In rounds until nothing shrinks, it tries: the
 // queries of one oracle alone; ddmin over the setup statements; shrinking the predicate, the FROM
@@ -106,21 +103,21 @@ func (rd *Reducer) oneOracle(best *fuzz.Case, try func(*fuzz.Case) bool) {
 
 // shrinkPieces runs the predicate, FROM and ORDER BY passes to a fixpoint.
 func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Case, try func(*fuzz.Case) bool) {
-	p0 := pieces{pred: start.Params[ParamPred], from: start.Params[ParamFrom], order: start.Params[ParamOrder]}
+	p0 := piecesOf(start.Params)
 	if p0.pred == "" {
 		return
 	}
 	// Queries whose text is not what the layout gives for the pieces are updated by substitution.
 	rendered := make([]bool, len(start.Queries))
 	for i, q := range start.Queries {
-		rendered[i] = p0.from != "" && d.render(q.Role, p0.from, p0.pred, p0.order) == q.Text
+		rendered[i] = p0.from != "" && d.render(q.Role, p0.withOrder(q.Role)) == q.Text
 	}
 	build := func(p pieces) *fuzz.Case {
 		cand := start.Clone()
 		for i := range cand.Queries {
 			q := &cand.Queries[i]
 			if rendered[i] {
-				q.Text = d.render(q.Role, p.from, p.pred, p.order)
+				q.Text = d.render(q.Role, p.withOrder(q.Role))
 				continue
 			}
 			q.Text = strings.ReplaceAll(q.Text, p0.pred, p.pred)

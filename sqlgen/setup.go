@@ -30,7 +30,9 @@ type table struct {
 type rel struct {
 	name string
 	cols []string
-	temp bool
+	// types are the columns' static types in a typed dialect (nil in SQLite).
+	types []sqlType
+	temp  bool
 	// weight is 1 for a table and the sum of its inputs' weights for a view over a join; a view
 	// reads relations of total weight at most 2.
 	weight int

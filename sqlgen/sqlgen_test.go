@@ -63,8 +63,8 @@ func TestOptionsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
 	}{
-		{"sqlgen{dialect=oracle}", "valid: sqlite"},
-		{"sqlgen{oracles=norec,pqs}", "valid: norec, tlp-where"},
+		{"sqlgen{dialect=oracle}", "postgres, sqlite"},
+		{"sqlgen{oracles=norec,pqs}", "valid: norec, tlp-where, tlp-having"},
 		{"sqlgen{depth=0}", "positive"},
 		{"sqlgen{depth=x}", "positive"},
 		{"sqlgen{colour=red}", "unknown key"},

@@ -1,0 +1,157 @@
+package oracles
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// Rows is the N-engine differential oracle over rows: every engine (one run each) must return the
+// same multiset of rows for each compared query, with values compared under [Normalize] keys (so
+// that i:1, d:1.0 and B:true agree). A query is compared only when every run answered it, since
+// engines reject different statements. When more than two engines answer, the minority is named as
+// the odd one out; without a minority, every side is named. The check stops at the first query
+// that differs.
+//
+// Skips: "fewer-than-two-answers" with fewer than two runs, "no-layout" when no query is selected,
+// "error-on-some-engine" when no selected query was answered by every engine.
+type Rows struct {
+	// Prefixes selects the compared queries by the prefix of their role; empty selects every query.
+	Prefixes []string
+}
+
+// Name returns "diff".
+func (Rows) Name() string { return "diff" }
+
+// selects reports whether the query with the given role is compared.
+func (o Rows) selects(role string) bool {
+	if len(o.Prefixes) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(o.Prefixes, func(p string) bool { return strings.HasPrefix(role, p) })
+}
+
+// Check compares the rows of every selected query across the runs.
+func (o Rows) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	if len(runs) < 2 {
+		return fuzz.Verdict{Skip: "fewer-than-two-answers"}
+	}
+	selected, compared := false, false
+	for qi, q := range c.Queries {
+		if !o.selects(q.Role) {
+			continue
+		}
+		selected = true
+		if slices.ContainsFunc(runs, func(r fuzz.Run) bool { return qi >= len(r.Results) || r.Results[qi].Failed() }) {
+			continue
+		}
+		compared = true
+		votes := map[string][]string{} // bag key -> targets
+		first := map[string]int{}      // bag key -> index of its first run
+		bags := map[string]Bag{}
+		for ri, run := range runs {
+			b := NewBagWith(Normalize, run.Results[qi].Rows)
+			k := b.key()
+			if _, seen := votes[k]; !seen {
+				first[k], bags[k] = ri, b
+			}
+			votes[k] = append(votes[k], run.Target)
+		}
+		if len(votes) < 2 {
+			continue
+		}
+		for _, ts := range votes {
+			slices.Sort(ts)
+		}
+		return fuzz.Verdict{Checked: true, Finding: o.finding(c, runs, qi, votes, first, bags)}
+	}
+	switch {
+	case !selected:
+		return fuzz.Verdict{Skip: "no-layout"}
+	case !compared:
+		return fuzz.Verdict{Skip: "error-on-some-engine"}
+	}
+	return fuzz.Verdict{Checked: true}
+}
+
+// finding describes the disagreement on query qi; votes maps each distinct multiset of rows to
+// the targets that returned it (sorted), first to the first run that did, bags to the multiset.
+func (o Rows) finding(c *fuzz.Case, runs []fuzz.Run, qi int, votes map[string][]string, first map[string]int,
+	bags map[string]Bag) *fuzz.Finding {
+	keys, minority := sides(votes)
+	names := func(k string) string { return strings.Join(votes[k], ",") }
+	// The sides in title order: by their targets.
+	byName := slices.Clone(keys)
+	slices.SortFunc(byName, func(a, b string) int { return strings.Compare(names(a), names(b)) })
+
+	var title string
+	if minority {
+		var others []string
+		for _, k := range keys[1:] {
+			others = append(others, votes[k]...)
+		}
+		slices.Sort(others)
+		title = fuzz.Title("diff", names(keys[0]), "returns different rows than "+strings.Join(others, ","))
+	} else {
+		who := make([]string, len(byName))
+		for i, k := range byName {
+			who[i] = names(k)
+		}
+		title = fuzz.Title("diff", strings.Join(who, " vs "), "return different rows")
+	}
+
+	// The reference is the largest side; among equally large sides, the first in title order.
+	ref := byName[0]
+	for _, k := range byName {
+		if len(votes[k]) > len(votes[ref]) {
+			ref = k
+		}
+	}
+	role := c.Queries[qi].Role
+	refRows := runs[first[ref]].Results[qi].Rows
+	var actual []string
+	for _, k := range byName {
+		if k == ref {
+			continue
+		}
+		rows := runs[first[k]].Results[qi].Rows
+		missing, extra := bags[ref].Diff(bags[k])
+		s := fmt.Sprintf("%s: %d rows", names(k), len(rows))
+		if len(missing) > 0 {
+			s += ", missing " + showRows(rawRows(missing, refRows))
+		}
+		if len(extra) > 0 {
+			s += ", extra " + showRows(rawRows(extra, rows))
+		}
+		actual = append(actual, s)
+	}
+	return &fuzz.Finding{
+		Title:    title,
+		Kind:     fuzz.KindWrongResult,
+		Oracle:   "diff",
+		Expected: fmt.Sprintf("%s: the same rows from every engine; %s: %d rows", role, names(ref), len(refRows)),
+		Actual:   strings.Join(actual, "; "),
+		Roles:    []string{role},
+		Case:     c,
+		Runs:     runs,
+	}
+}
+
+// rawRows maps row keys under Normalize back to the first row of rows with each key, as it was
+// returned.
+func rawRows(keys []string, rows [][]string) []string {
+	raw := map[string]string{}
+	for _, r := range rows {
+		k := rowKeyWith(Normalize, r)
+		if _, seen := raw[k]; !seen {
+			raw[k] = rowKey(r)
+		}
+	}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = raw[k]
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package oracles
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+func TestRows(t *testing.T) {
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "tlp.orig"}, {Role: "tlp.p"}, {Role: "x.plain"}}}
+	// run gives target's results to the three queries.
+	run := func(target string, rs ...*fuzz.Result) fuzz.Run { return fuzz.Run{Target: target, Results: rs} }
+	failed := &fuzz.Result{Status: fuzz.StatusEngineError, Code: "42883", Err: "function does not exist"}
+	one, two := ok(row("i:1", "t:a")), ok(row("i:1", "t:a"), row("i:2", "t:b"))
+	tests := []struct {
+		name        string
+		prefixes    []string
+		runs        []fuzz.Run
+		title, skip string
+		role        string // role of the finding
+	}{
+		{"agree", nil, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok())}, "", "", ""},
+		{"agree normalized", nil, []fuzz.Run{
+			run("a", ok(row("i:1")), ok(row("d:0.1")), ok(row("r:-0"))),
+			run("b", ok(row("d:1.0")), ok(row("r:0.1")), ok(row("i:0"))),
+			run("c", ok(row("B:true")), ok(row("d:0.10")), ok(row("B:false")))}, "", "", ""},
+		{"order does not matter", nil, []fuzz.Run{
+			run("a", one, ok(row("i:2", "t:b"), row("i:1", "t:a")), ok()),
+			run("b", one, two, ok())}, "", "", ""},
+		{"text is exact", nil, []fuzz.Run{run("a", ok(row("t:a")), two, ok()), run("b", ok(row("t:A")), two, ok())},
+			"diff: a vs b: return different rows", "", "tlp.orig"},
+		{"multiplicity", nil, []fuzz.Run{run("a", one, two, ok()), run("b", ok(row("i:1", "t:a"), row("i:1", "t:a")), two, ok())},
+			"diff: a vs b: return different rows", "", "tlp.orig"},
+		{"two disagree", nil, []fuzz.Run{run("sqlite", one, two, ok()), run("postgres", one, one, ok())},
+			"diff: postgres vs sqlite: return different rows", "", "tlp.p"},
+		{"minority", nil, []fuzz.Run{
+			run("sqlite", one, two, ok()), run("mysql", one, one, ok()), run("postgres", one, two, ok())},
+			"diff: mysql: returns different rows than postgres,sqlite", "", "tlp.p"},
+		{"minority of two", nil, []fuzz.Run{
+			run("a", one, two, ok()), run("b", one, one, ok()), run("c", one, two, ok()), run("d", one, one, ok()),
+			run("e", one, two, ok())},
+			"diff: b,d: returns different rows than a,c,e", "", "tlp.p"},
+		{"three sides", nil, []fuzz.Run{
+			run("c", one, two, ok()), run("a", one, one, ok()), run("b", one, ok(), ok())},
+			"diff: a vs b vs c: return different rows", "", "tlp.p"},
+		{"error on one engine", nil, []fuzz.Run{run("a", one, two, ok()), run("b", failed, failed, failed)},
+			"", "error-on-some-engine", ""},
+		{"error on one query", nil, []fuzz.Run{run("a", one, two, ok()), run("b", failed, one, ok())},
+			"diff: a vs b: return different rows", "", "tlp.p"},
+		{"error skips the differing query", nil, []fuzz.Run{
+			run("a", one, two, ok()), run("b", one, one, ok()), run("c", one, failed, ok())}, "", "", ""},
+		{"crash on one engine", nil, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, &fuzz.Result{Status: fuzz.StatusCrash})},
+			"", "", ""},
+		{"missing results", nil, []fuzz.Run{run("a", one, two, ok()), run("b")}, "", "error-on-some-engine", ""},
+		{"one run", nil, []fuzz.Run{run("a", one, two, ok())}, "", "fewer-than-two-answers", ""},
+		{"prefix filters", []string{"tlp."}, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok(row("i:9")))},
+			"", "", ""},
+		{"no prefix compares all", nil, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok(row("i:9")))},
+			"diff: a vs b: return different rows", "", "x.plain"},
+		{"prefix selects", []string{"tlp.p", "x."}, []fuzz.Run{run("a", two, two, ok()), run("b", one, two, ok(row("i:9")))},
+			"diff: a vs b: return different rows", "", "x.plain"},
+		{"prefix selects nothing", []string{"norec."}, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok())},
+			"", "no-layout", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Rows{Prefixes: tc.prefixes}.Check(c, tc.runs)
+			checkVerdict(t, v, tc.title, tc.skip, fuzz.KindWrongResult)
+			if v.Finding != nil && (len(v.Finding.Roles) != 1 || v.Finding.Roles[0] != tc.role || v.Finding.Oracle != "diff") {
+				t.Errorf("finding oracle %q roles %v, want diff [%s]", v.Finding.Oracle, v.Finding.Roles, tc.role)
+			}
+			if tc.title == "" && tc.skip == "" && !v.Checked {
+				t.Errorf("passing check not marked checked")
+			}
+		})
+	}
+}
+
+// TestRowsShows checks the expected and actual lines: the role, the row counts and the rows that
+// differ from the majority, as the engines returned them.
+func TestRowsShows(t *testing.T) {
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "q"}}}
+	maj := ok(row("i:1", "t:a"), row("d:2.50", "t:b"))
+	runs := []fuzz.Run{
+		{Target: "postgres", Results: []*fuzz.Result{maj}},
+		{Target: "mysql", Results: []*fuzz.Result{ok(row("d:1.0", "t:a"), row("r:2.5", "t:b"))}},
+		{Target: "sqlite", Results: []*fuzz.Result{ok(row("i:1", "t:a"), row("i:3", "t:c"), row("i:4", "t:d"))}},
+	}
+	v := Rows{}.Check(c, runs)
+	checkVerdict(t, v, "diff: sqlite: returns different rows than mysql,postgres", "", fuzz.KindWrongResult)
+	f := v.Finding
+	for _, want := range []string{"q", "mysql,postgres", "2 rows"} {
+		if !strings.Contains(f.Expected, want) {
+			t.Errorf("expected %q lacks %q", f.Expected, want)
+		}
+	}
+	for _, want := range []string{"sqlite: 3 rows", "missing (", "t:b)", "extra (i:3, t:c), (i:4, t:d)"} {
+		if !strings.Contains(f.Actual, want) {
+			t.Errorf("actual %q lacks %q", f.Actual, want)
+		}
+	}
+}

@@ -1,0 +1,164 @@
+package oracles
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+func aggCase(agg string) *fuzz.Case {
+	c := &fuzz.Case{Params: map[string]string{"agg": agg}}
+	for _, r := range []string{"agg.orig", "agg.p", "agg.notp", "agg.null"} {
+		c.Queries = append(c.Queries, fuzz.Query{Role: r})
+	}
+	return c
+}
+
+// aggRun is one run: the original's single value and the partitions' single rows.
+func aggRun(target, orig string, parts ...[]string) fuzz.Run {
+	rs := []*fuzz.Result{ok(row(orig))}
+	for _, p := range parts {
+		rs = append(rs, ok(p))
+	}
+	return fuzz.Run{Target: target, Results: rs}
+}
+
+func TestTLPAgg(t *testing.T) {
+	N := "NULL"
+	tests := []struct {
+		name        string
+		agg         string
+		tol         float64
+		orig        string
+		parts       [][]string // p, notp, null
+		title, skip string
+	}{
+		{"count", "COUNT", 0, "i:5", [][]string{{"i:2"}, {"i:3"}, {"i:0"}}, "", ""},
+		{"count lower case param", "count", 0, "i:5", [][]string{{"i:2"}, {"i:3"}, {"i:0"}}, "", ""},
+		{"count decimal", "COUNT", 0, "d:5", [][]string{{"i:2"}, {"i:3"}, {"i:0"}}, "", ""},
+		{"count differs", "COUNT", 0, "i:5", [][]string{{"i:2"}, {"i:2"}, {"i:0"}},
+			"tlp-agg: sqlite: count of partitions differs from the count", ""},
+		{"count non-count", "COUNT", 0, "t:5", [][]string{{"i:2"}, {"i:3"}, {"i:0"}},
+			"tlp-agg: sqlite: count query returned a non-count", ""},
+
+		{"sum", "SUM", 0, "i:7", [][]string{{"i:3"}, {N}, {"i:4"}}, "", ""},
+		{"sum decimals", "SUM", 0, "d:1.50", [][]string{{"d:0.5"}, {"i:1"}, {N}}, "", ""},
+		{"sum all null", "SUM", 0, N, [][]string{{N}, {N}, {N}}, "", ""},
+		{"sum differs", "SUM", 0, "i:8", [][]string{{"i:3"}, {N}, {"i:4"}},
+			"tlp-agg: sqlite: sum of partitions differs from the sum", ""},
+		{"sum null but partitions not", "SUM", 0, N, [][]string{{"i:3"}, {N}, {N}},
+			"tlp-agg: sqlite: sum of partitions differs from the sum", ""},
+		{"sum not null but partitions null", "SUM", 0, "i:0", [][]string{{N}, {N}, {N}},
+			"tlp-agg: sqlite: sum of partitions differs from the sum", ""},
+		{"sum float", "SUM", 0, "r:0.30000000000000004", [][]string{{"r:0.1"}, {"r:0.2"}, {N}}, "", "inexact-sum"},
+		{"sum float orig", "SUM", 0, "r:3", [][]string{{"i:1"}, {"i:2"}, {N}}, "", "inexact-sum"},
+		{"sum float null mismatch", "SUM", 0, N, [][]string{{"r:0.5"}, {N}, {N}},
+			"tlp-agg: sqlite: sum of partitions differs from the sum", ""},
+		{"sum non-numeric", "SUM", 0, "t:1 day", [][]string{{"t:1 day"}, {N}, {N}}, "", "non-numeric"},
+
+		{"avg", "AVG", 0, "d:2.3333333333333333", [][]string{{"i:3", "i:1"}, {"i:4", "i:2"}, {N, "i:0"}}, "", ""},
+		{"avg mysql scale", "AVG", 0, "d:2.3333", [][]string{{"i:3", "i:1"}, {"i:4", "i:2"}, {N, "i:0"}}, "", ""},
+		{"avg float of exact sums", "AVG", 0, "r:2.3333333333333335", [][]string{{"i:3", "i:1"}, {"i:4", "i:2"}, {N, "i:0"}}, "", ""},
+		{"avg differs", "AVG", 0, "d:2.5", [][]string{{"i:3", "i:1"}, {"i:4", "i:2"}, {N, "i:0"}},
+			"tlp-agg: sqlite: avg of partitions differs from the avg", ""},
+		{"avg tight tolerance", "AVG", 1e-9, "d:2.3333", [][]string{{"i:3", "i:1"}, {"i:4", "i:2"}, {N, "i:0"}},
+			"tlp-agg: sqlite: avg of partitions differs from the avg", ""},
+		{"avg absolute tolerance near zero", "AVG", 0, "d:0.0005", [][]string{{"i:0", "i:1"}, {N, "i:0"}, {N, "i:0"}}, "", ""},
+		{"avg large relative", "AVG", 0, "d:1000000.5", [][]string{{"i:2000000", "i:2"}, {N, "i:0"}, {N, "i:0"}}, "", ""},
+		{"avg no rows", "AVG", 0, N, [][]string{{N, "i:0"}, {N, "i:0"}, {N, "i:0"}}, "", ""},
+		{"avg null with rows", "AVG", 0, N, [][]string{{"i:1", "i:1"}, {N, "i:0"}, {N, "i:0"}},
+			"tlp-agg: sqlite: avg of partitions differs from the avg", ""},
+		{"avg value without rows", "AVG", 0, "i:1", [][]string{{N, "i:0"}, {N, "i:0"}, {N, "i:0"}},
+			"tlp-agg: sqlite: avg of partitions differs from the avg", ""},
+		{"avg float sums", "AVG", 0, "r:0.15", [][]string{{"r:0.1", "i:1"}, {"r:0.2", "i:1"}, {N, "i:0"}}, "", "inexact-sum"},
+		{"avg non-count", "AVG", 0, "i:1", [][]string{{"i:1", "t:x"}, {N, "i:0"}, {N, "i:0"}},
+			"tlp-agg: sqlite: count query returned a non-count", ""},
+		{"avg partition shape", "AVG", 0, "i:1", [][]string{{"i:1"}, {N}, {N}},
+			"tlp-agg: sqlite: partition aggregate query did not return one row of n values", ""},
+
+		{"min", "MIN", 0, "i:1", [][]string{{"i:3"}, {"d:1.0"}, {N}}, "", ""},
+		{"min differs", "MIN", 0, "i:2", [][]string{{"i:1"}, {"i:3"}, {N}},
+			"tlp-agg: sqlite: min of partitions differs from the min", ""},
+		{"min negative zero", "MIN", 0, "r:-0", [][]string{{"r:0"}, {"i:3"}, {N}}, "", ""},
+		{"max", "MAX", 0, "r:3", [][]string{{"i:1"}, {"r:3"}, {N}}, "", ""},
+		{"max differs", "MAX", 0, "i:1", [][]string{{"i:1"}, {"i:3"}, {N}},
+			"tlp-agg: sqlite: max of partitions differs from the max", ""},
+		{"min all null", "MIN", 0, N, [][]string{{N}, {N}, {N}}, "", ""},
+		{"min null mismatch", "MIN", 0, N, [][]string{{"t:a"}, {N}, {N}},
+			"tlp-agg: sqlite: min of partitions differs from the min", ""},
+		{"max not null mismatch", "MAX", 0, "t:a", [][]string{{N}, {N}, {N}},
+			"tlp-agg: sqlite: max of partitions differs from the max", ""},
+		{"min text member", "MIN", 0, "t:b", [][]string{{"t:c"}, {"t:b"}, {N}}, "", ""},
+		{"min text by collation", "MIN", 0, "t:c", [][]string{{"t:c"}, {"t:b"}, {N}}, "", ""},
+		{"min text not member", "MIN", 0, "t:z", [][]string{{"t:a"}, {"t:b"}, {N}},
+			"tlp-agg: sqlite: min of partitions differs from the min", ""},
+		{"min text representative", "MIN", 0, "t:A", [][]string{{"t:a"}, {"t:b"}, {N}}, "", "ambiguous-representative"},
+		{"max mixed kinds", "MAX", 0, "t:a", [][]string{{"i:1"}, {"t:a"}, {"b:00"}}, "", ""},
+		{"max mixed kinds not member", "MAX", 0, "i:2", [][]string{{"i:1"}, {"t:a"}, {N}},
+			"tlp-agg: sqlite: max of partitions differs from the max", ""},
+
+		{"unknown aggregate", "MEDIAN", 0, "i:1", [][]string{{"i:1"}, {N}, {N}}, "", "no-layout"},
+		{"no aggregate", "", 0, "i:1", [][]string{{"i:1"}, {N}, {N}}, "", "no-layout"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := aggCase(tc.agg)
+			v := TLPAgg{AvgTolerance: tc.tol}.Check(c, []fuzz.Run{aggRun("sqlite", tc.orig, tc.parts...)})
+			checkVerdict(t, v, tc.title, tc.skip, fuzz.KindWrongResult)
+			if f := v.Finding; f != nil && (f.Oracle != "tlp-agg" || len(f.Roles) != 4 || f.Expected == "" || f.Actual == "") {
+				t.Errorf("incomplete finding %+v", f)
+			}
+		})
+	}
+}
+
+func TestTLPAggLayout(t *testing.T) {
+	two := ok(row("i:1"), row("i:2"))
+	tests := []struct {
+		name        string
+		c           *fuzz.Case
+		runs        []fuzz.Run
+		title, skip string
+	}{
+		{"missing role", &fuzz.Case{Params: map[string]string{"agg": "SUM"}, Queries: []fuzz.Query{{Role: "agg.orig"}}},
+			[]fuzz.Run{aggRun("sqlite", "i:1")}, "", "no-layout"},
+		{"original shape", aggCase("SUM"),
+			[]fuzz.Run{{Target: "sqlite", Results: []*fuzz.Result{two, ok(row("i:1")), ok(row("i:2")), ok(row("NULL"))}}},
+			"tlp-agg: sqlite: original aggregate query did not return one value", ""},
+		{"timeout skips", aggCase("SUM"),
+			[]fuzz.Run{{Target: "sqlite", Results: []*fuzz.Result{ok(row("i:1")), {Status: fuzz.StatusTimeout}, ok(row("i:1")), ok(row("NULL"))}}},
+			"", "timeout"},
+		{"every run judged", aggCase("SUM"), []fuzz.Run{
+			aggRun("duckdb", "r:1.5", row("r:1.5"), row("NULL"), row("NULL")),
+			aggRun("postgres", "i:3", row("i:1"), row("i:1"), row("NULL"))},
+			"tlp-agg: postgres: sum of partitions differs from the sum", ""},
+		{"skip after pass", aggCase("SUM"), []fuzz.Run{
+			aggRun("postgres", "i:2", row("i:1"), row("i:1"), row("NULL")),
+			aggRun("duckdb", "r:1.5", row("r:1.5"), row("NULL"), row("NULL"))},
+			"", "inexact-sum"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			checkVerdict(t, TLPAgg{}.Check(tc.c, tc.runs), tc.title, tc.skip, fuzz.KindWrongResult)
+		})
+	}
+}
+
+// TestTLPAggShows checks that a finding shows the numbers on both sides.
+func TestTLPAggShows(t *testing.T) {
+	v := TLPAgg{}.Check(aggCase("SUM"), []fuzz.Run{aggRun("sqlite", "d:8.5", row("d:3.25"), row("NULL"), row("i:4"))})
+	if v.Finding == nil {
+		t.Fatal("no finding")
+	}
+	for _, want := range []string{"d:8.5"} {
+		if !strings.Contains(v.Finding.Expected, want) {
+			t.Errorf("expected %q lacks %q", v.Finding.Expected, want)
+		}
+	}
+	for _, want := range []string{"7.25", "d:3.25", "NULL", "i:4"} {
+		if !strings.Contains(v.Finding.Actual, want) {
+			t.Errorf("actual %q lacks %q", v.Finding.Actual, want)
+		}
+	}
+}

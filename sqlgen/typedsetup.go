@@ -1,0 +1,388 @@
+package sqlgen
+
+import (
+	"strconv"
+	"strings"
+)
+
+// tcol is a column of a typed table.
+type tcol struct {
+	name    string
+	t       sqlType
+	notNull bool
+	unique  bool
+}
+
+// typedSetup generates one setup of a typed dialect: tables with declared types and constraints,
+// typed rows, indexes, views, updates, deletes and maintenance statements.
+type typedSetup struct {
+	r       *rng
+	d       *dialect
+	td      *typedData
+	o       *Options
+	b       strings.Builder
+	stmts   []string
+	tables  [][]tcol
+	rels    []rel
+	nindex  int
+	nviews  int
+	ntables int
+}
+
+func (s *typedSetup) ws(parts ...string) {
+	for _, p := range parts {
+		s.b.WriteString(p)
+	}
+}
+
+func (s *typedSetup) emit() {
+	s.stmts = append(s.stmts, s.b.String())
+	s.b.Reset()
+}
+
+func (s *typedSetup) gen(b *strings.Builder, cols []string, types []sqlType, depth int) *typedGen {
+	return &typedGen{r: s.r, d: s.d, t: s.td, b: b, cols: cols, types: types, maxDepth: min(depth, s.o.MaxDepth)}
+}
+
+// buildTypedSetup generates a setup for a typed dialect.
+func buildTypedSetup(d *dialect, o *Options, r *rng) *setup {
+	s := &typedSetup{r: r, d: d, td: d.typed, o: o}
+	ntables := 1
+	if r.prob(0.5) {
+		ntables++
+	}
+	for ntables < o.MaxTables && r.prob(0.25) {
+		ntables++
+	}
+	for i := 0; i < min(ntables, o.MaxTables); i++ {
+		s.createTable(i)
+	}
+	var acts []int
+	add := func(kind, n int) {
+		for ; n > 0; n-- {
+			acts = append(acts, kind)
+		}
+	}
+	if o.MaxInserts > 0 {
+		add(actInsert, o.MaxInserts/3+r.intn(o.MaxInserts-o.MaxInserts/3+1))
+	}
+	add(actIndex, r.intn(o.MaxIndexes+1))
+	if s.td.views {
+		add(actView, r.intn(o.MaxViews+1))
+	}
+	if s.td.updates {
+		add(actUpdate, r.intn(3))
+	}
+	if s.td.deletes && r.oneIn(3) {
+		add(actDelete, 1)
+	}
+	if len(s.td.maintenance) > 0 {
+		add(actMaint, r.intn(3))
+	}
+	for i := len(acts) - 1; i > 0; i-- {
+		j := r.intn(i + 1)
+		acts[i], acts[j] = acts[j], acts[i]
+	}
+	rows := make([]float64, len(s.tables))
+	for _, a := range acts {
+		ti := r.intn(len(s.tables))
+		switch a {
+		case actInsert:
+			rows[ti] += s.insert(ti)
+		case actIndex:
+			s.createIndex(ti)
+		case actView:
+			s.createView()
+		case actUpdate:
+			s.update(ti)
+		case actDelete:
+			s.ws("DELETE FROM t", strconv.Itoa(ti), " WHERE ")
+			cols, types := s.scope(ti)
+			s.gen(&s.b, cols, types, 2).predicate()
+			s.emit()
+		case actMaint:
+			m := pick(r, s.td.maintenance)
+			s.stmts = append(s.stmts, strings.ReplaceAll(m, "%t", "t"+strconv.Itoa(ti)))
+		}
+	}
+	for i := range s.rels {
+		rl := &s.rels[i]
+		if rl.arms == nil {
+			rl.rows = rows[i]
+			continue
+		}
+		p := 1.0
+		for _, k := range rl.arms[0] {
+			p *= s.rels[k].rows
+		}
+		rl.rows = p
+	}
+	return &setup{stmts: s.stmts, rels: s.rels}
+}
+
+// scope returns the qualified columns of table i and their types.
+func (s *typedSetup) scope(i int) ([]string, []sqlType) {
+	return s.rels[i].cols, s.rels[i].types
+}
+
+func (s *typedSetup) createTable(i int) {
+	r, td := s.r, s.td
+	name := "t" + strconv.Itoa(i)
+	var cols []tcol
+	for j, n := 0, 1+r.intn(s.o.MaxColumns); j < n; j++ {
+		var t sqlType
+		for t == tNone || len(td.colTypes[t]) == 0 {
+			t = sqlType(1 + r.intn(int(tCount)-1))
+			if t == tFloat && r.prob(0.5) { // floats make fewer interesting comparisons
+				t = tInt
+			}
+		}
+		cols = append(cols, tcol{name: "c" + strconv.Itoa(j), t: t})
+	}
+	s.ws("CREATE ")
+	if len(td.tablePrefixes) > 0 && r.oneIn(6) {
+		s.ws(pick(r, td.tablePrefixes))
+	}
+	s.ws("TABLE ", name, " (")
+	pk := -1
+	if r.prob(0.4) {
+		pk = r.intn(len(cols))
+	}
+	var names []string
+	var types []sqlType
+	for _, c := range cols {
+		names = append(names, c.name)
+		types = append(types, c.t)
+	}
+	for j := range cols {
+		c := &cols[j]
+		if j > 0 {
+			s.ws(", ")
+		}
+		s.ws(c.name, " ", pick(r, td.colTypes[c.t]))
+		if j == pk {
+			s.ws(" PRIMARY KEY")
+			c.unique, c.notNull = true, true
+		} else {
+			if r.oneIn(8) {
+				s.ws(" UNIQUE")
+				c.unique = true
+			}
+			if r.oneIn(8) {
+				s.ws(" NOT NULL")
+				c.notNull = true
+			}
+		}
+		if td.defaults && r.oneIn(8) {
+			s.ws(" DEFAULT ", typedValue(r, td, c.t))
+		}
+	}
+	if td.checks && r.oneIn(10) {
+		s.ws(", CHECK (")
+		s.gen(&s.b, names, types, 2).predicate()
+		s.ws(")")
+	}
+	s.ws(")")
+	if len(td.tableSuffixes) > 0 && r.oneIn(3) {
+		s.ws(pick(r, td.tableSuffixes))
+	}
+	s.emit()
+	s.tables = append(s.tables, cols)
+	q := make([]string, len(names))
+	for k, n := range names {
+		q[k] = name + "." + n
+	}
+	s.rels = append(s.rels, rel{name: name, cols: q, types: types, weight: 1})
+}
+
+// insert writes an INSERT of one to four rows into table ti and returns the rows it adds at most.
+func (s *typedSetup) insert(ti int) float64 {
+	r, td := s.r, s.td
+	cols := s.tables[ti]
+	ignore := td.insertIgnore != "" && r.oneIn(4)
+	if ignore {
+		s.ws(td.insertIgnore)
+	} else {
+		s.ws("INSERT")
+	}
+	s.ws(" INTO t", strconv.Itoa(ti), " (")
+	for j, c := range cols {
+		if j > 0 {
+			s.ws(", ")
+		}
+		s.ws(c.name)
+	}
+	s.ws(") VALUES ")
+	n := 1 + r.intn(2)
+	if r.oneIn(6) {
+		n += 1 + r.intn(2)
+	}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			s.ws(", ")
+		}
+		s.ws("(")
+		for j, c := range cols {
+			if j > 0 {
+				s.ws(", ")
+			}
+			switch {
+			case !c.notNull && r.oneIn(8), c.notNull && r.oneIn(60):
+				s.ws("NULL")
+			case c.unique && r.prob(0.8):
+				s.ws(uniqueValue(r, td, c.t))
+			default:
+				s.ws(typedValue(r, td, c.t))
+			}
+		}
+		s.ws(")")
+	}
+	if !ignore && td.onConflict && r.oneIn(5) {
+		s.ws(" ON CONFLICT DO NOTHING")
+	}
+	s.emit()
+	return float64(n)
+}
+
+// uniqueValue returns a value of type t that rarely repeats.
+func uniqueValue(r *rng, td *typedData, t sqlType) string {
+	switch t {
+	case tInt:
+		return r.smallInt(0, 30000)
+	case tNum:
+		return r.smallInt(0, 30000) + "." + strconv.Itoa(r.intn(10))
+	case tFloat:
+		return "CAST(" + r.smallInt(0, 30000) + ".5 AS " + td.castTypes[tFloat] + ")"
+	case tText:
+		return "'u" + r.smallInt(0, 30000) + "'"
+	}
+	return typedValue(r, td, t)
+}
+
+func (s *typedSetup) update(ti int) {
+	r := s.r
+	cols, types := s.scope(ti)
+	tc := s.tables[ti]
+	s.ws("UPDATE t", strconv.Itoa(ti), " SET ")
+	j := r.intn(len(tc))
+	s.ws(tc[j].name, " = ")
+	if tc[j].unique || tc[j].notNull || r.prob(0.4) {
+		s.ws(typedValue(r, s.td, tc[j].t))
+	} else {
+		s.gen(&s.b, cols, types, 2).expr(tc[j].t, 0)
+	}
+	if r.prob(0.7) {
+		s.ws(" WHERE ")
+		s.gen(&s.b, cols, types, 2).predicate()
+	}
+	s.emit()
+}
+
+func (s *typedSetup) createIndex(ti int) {
+	r, td := s.r, s.td
+	tc := s.tables[ti]
+	s.ws("CREATE ")
+	if td.uniqueIdx && r.oneIn(4) {
+		s.ws("UNIQUE ")
+	}
+	s.ws("INDEX i", strconv.Itoa(s.nindex), " ON t", strconv.Itoa(ti), " (")
+	s.nindex++
+	perm := r.perm(len(tc))
+	for k, j := range perm[:1+r.intn(min(3, len(tc)))] {
+		if k > 0 {
+			s.ws(", ")
+		}
+		if td.exprIdx && r.oneIn(4) {
+			names := make([]string, len(tc))
+			types := make([]sqlType, len(tc))
+			for i, c := range tc {
+				names[i], types[i] = c.name, c.t
+			}
+			s.ws("(")
+			s.gen(&s.b, names, types, 2).expr(tc[j].t, 0)
+			s.ws(")")
+		} else {
+			s.ws(tc[j].name)
+		}
+		switch r.intn(4) {
+		case 0:
+			s.ws(" DESC")
+		case 1:
+			s.ws(" ASC")
+		}
+	}
+	s.ws(")")
+	if td.partialIdx && r.oneIn(4) {
+		names := make([]string, len(tc))
+		types := make([]sqlType, len(tc))
+		for i, c := range tc {
+			names[i], types[i] = c.name, c.t
+		}
+		s.ws(" WHERE ")
+		s.gen(&s.b, names, types, 2).predicate()
+	}
+	s.emit()
+}
+
+// createView writes a view over one relation or a join of two (total weight at most 2).
+func (s *typedSetup) createView() {
+	r := s.r
+	name := "v" + strconv.Itoa(s.nviews)
+	s.nviews++
+	var from strings.Builder
+	var items []int
+	var scope []string
+	var stypes []sqlType
+	weight := 0
+	for _, i := range r.perm(len(s.rels)) {
+		rl := s.rels[i]
+		if weight+rl.weight > 2 {
+			continue
+		}
+		if len(items) == 0 {
+			from.WriteString(rl.name)
+		} else {
+			j := pick(r, s.d.joins)
+			writeJoin(&from, j, rl.name)
+			if j.on {
+				from.WriteString(" ON ")
+				s.gen(&from, append(append([]string(nil), scope...), rl.cols...), append(append([]sqlType(nil), stypes...), rl.types...), 2).predicate()
+			}
+		}
+		items = append(items, i)
+		scope = append(scope, rl.cols...)
+		stypes = append(stypes, rl.types...)
+		weight += rl.weight
+		if len(items) == 2 || !r.prob(0.3) {
+			break
+		}
+	}
+	ncols := 1 + r.intn(3)
+	var body strings.Builder
+	body.WriteString("SELECT ")
+	cols := make([]string, ncols)
+	types := make([]sqlType, ncols)
+	for i := range cols {
+		if i > 0 {
+			body.WriteString(", ")
+		}
+		k := r.intn(len(scope))
+		types[i] = stypes[k]
+		if r.prob(0.5) {
+			body.WriteString(scope[k])
+		} else {
+			s.gen(&body, scope, stypes, 2).expr(types[i], 0)
+		}
+		body.WriteString(" AS c" + strconv.Itoa(i))
+		cols[i] = name + ".c" + strconv.Itoa(i)
+	}
+	body.WriteString(" FROM ")
+	body.WriteString(from.String())
+	if r.prob(0.4) {
+		body.WriteString(" WHERE ")
+		s.gen(&body, scope, stypes, 2).predicate()
+	}
+	s.ws("CREATE VIEW ", name, " AS ", body.String())
+	s.emit()
+	s.rels = append(s.rels, rel{name: name, cols: cols, types: types, weight: weight, arms: [][]int{items}})
+}
