@@ -38,19 +38,19 @@ type typedData struct {
 	castTypes [tCount]string
 	// Value pools per type, as literals; floats are written CAST(v AS castTypes[tFloat]).
 	ints, nums, floats, texts []string
-	trueLit, falseLit          string
-	concat                     string // string concatenation operator ("": the concat function)
-	noConcat                   bool   // no concatenation at all
-	intDiv, mod                string // integer division and remainder operators ("": none)
-	bitwise                    []string
-	distinctFrom               bool   // IS [NOT] DISTINCT FROM
-	nullSafeEq                 string // a null-safe equality operator (MySQL's <=>), "" none
-	like                       []string
-	isUnknown                  bool // IS [NOT] UNKNOWN
-	symmetric                  bool // BETWEEN SYMMETRIC
-	greatest                   bool // GREATEST and LEAST
-	funcs                      []tfunc
-	textCollations             []string // COLLATE names for text expressions
+	trueLit, falseLit         string
+	concat                    string // string concatenation operator ("": the concat function)
+	noConcat                  bool   // no concatenation at all
+	intDiv, mod               string // integer division and remainder operators ("": none)
+	bitwise                   []string
+	distinctFrom              bool   // IS [NOT] DISTINCT FROM
+	nullSafeEq                string // a null-safe equality operator (MySQL's <=>), "" none
+	like                      []string
+	isUnknown                 bool // IS [NOT] UNKNOWN
+	symmetric                 bool // BETWEEN SYMMETRIC
+	greatest                  bool // GREATEST and LEAST
+	funcs                     []tfunc
+	textCollations            []string // COLLATE names for text expressions
 	// DDL and DML.
 	uniqueIdx, partialIdx, exprIdx bool
 	checks                         bool     // CHECK constraints
