@@ -2,6 +2,7 @@ package oracles
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -32,10 +33,27 @@ func Normalize(v string) string {
 	return v
 }
 
+// exactNumber reads a canonical number as an exact rational, a float by its exact binary value
+// (so that r:-9.223372036854776e+18 equals i:-9223372036854775808, as engines compare them);
+// ok is false for non-numbers and for NaN and infinities.
+func exactNumber(v string) (*big.Rat, bool) {
+	if s, isFloat := strings.CutPrefix(v, "r:"); isFloat {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetFloat64(f), true
+	}
+	return fuzz.Number(v)
+}
+
 // Loose returns the key of a value up to the choice of a group's representative: the Normalize
-// key, with text lower-cased and stripped of trailing spaces (as case-insensitive and PAD SPACE
-// collations compare it).
+// key with floats at their exact binary value, and text lower-cased and stripped of trailing
+// spaces (as case-insensitive and PAD SPACE collations compare it).
 func Loose(v string) string {
+	if r, ok := exactNumber(v); ok && strings.HasPrefix(v, "r:") {
+		return "n:" + r.RatString()
+	}
 	v = Normalize(v)
 	if s, ok := strings.CutPrefix(v, "t:"); ok {
 		return "t:" + strings.ToLower(strings.TrimRight(s, " "))

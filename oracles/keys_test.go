@@ -12,9 +12,9 @@ func TestNormalize(t *testing.T) {
 		{"B:false", "n:0", "n:0"},
 		{"r:-0", "n:0", "n:0"},
 		{"i:-12", "n:-12", "n:-12"},
-		{"r:0.1", "n:1/10", "n:1/10"},
+		{"r:0.1", "n:1/10", "n:3602879701896397/36028797018963968"},
 		{"d:0.1", "n:1/10", "n:1/10"},
-		{"r:1.5e-3", "n:3/2000", "n:3/2000"},
+		{"r:1.5e-3", "n:3/2000", "n:3458764513820541/2305843009213693952"},
 		{"i:123456789012345678901234567890", "n:123456789012345678901234567890", "n:123456789012345678901234567890"},
 		{"r:NaN", "n:NaN", "n:NaN"},
 		{"r:+Inf", "n:+Inf", "n:+Inf"},
@@ -69,5 +69,14 @@ func TestBagWith(t *testing.T) {
 	}
 	if a, b := NewBag(rows), NewBagWith(nil, rows); a.key() != b.key() {
 		t.Fatalf("NewBag and NewBagWith(nil) differ: %v vs %v", a, b)
+	}
+}
+
+// TestLooseFloatEqualsInt checks that a float and an integer that engines compare equal (the
+// float's binary value is the integer) share a loose key, while their Normalize keys differ.
+func TestLooseFloatEqualsInt(t *testing.T) {
+	f, i := "r:-9.223372036854776e+18", "i:-9223372036854775808"
+	if Loose(f) != Loose(i) {
+		t.Errorf("Loose(%s) = %s, Loose(%s) = %s; want equal", f, Loose(f), i, Loose(i))
 	}
 }

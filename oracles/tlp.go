@@ -82,7 +82,10 @@ func (o TLP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			continue
 		}
 		if v != "where" && summary != tlpDuplicates {
-			if s, _, _ := tlpCompare(Loose, set, orig, parts); s == "" {
+			// Under the loose key and as sets: a group whose members differ in representation
+			// (1 and 1.0 in SQLite) may be represented differently in each query, and a HAVING
+			// predicate over the representative (length(c0)) may then place it in two partitions.
+			if s, _, _ := tlpCompare(Loose, true, orig, parts); s == "" && representations(orig, parts) {
 				if skip == "" {
 					skip = "ambiguous-representative"
 				}
@@ -107,6 +110,13 @@ func (o TLP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 }
 
 const tlpDuplicates = "original query returns duplicate rows"
+
+// representations reports whether some row is represented in two ways among the original and
+// partition rows: two rows that differ exactly but agree under the loose key.
+func representations(orig [][]string, parts [][][]string) bool {
+	all := append([][][]string{orig}, parts...)
+	return len(NewBagWith(nil, all...)) > len(NewBagWith(Loose, all...))
+}
 
 // tlpCompare compares the original rows with the partitions' rows under key (nil: exact), as
 // multisets or, with set, as sets of distinct rows. It returns an empty summary when they agree.

@@ -57,6 +57,8 @@ func TestTLPVariants(t *testing.T) {
 		{"having multiset", "having", ok(a, a, b), ok(a, a), ok(), ok(b), "", ""},
 		{"having counts multiplicity", "having", ok(a, b), ok(a, b), ok(a), ok(),
 			"tlp-having: sqlite: partitions add rows", ""},
+		{"having group in two partitions by representation", "having", ok(row("i:1")), ok(row("r:1")), ok(row("i:1")), ok(),
+			"", "ambiguous-representative"},
 		{"having missing", "having", ok(a, b, n), ok(a), ok(b), ok(), "tlp-having: sqlite: partitions miss rows", ""},
 		{"having differ", "having", ok(a), ok(b), ok(), ok(), "tlp-having: sqlite: partitions differ from the original rows", ""},
 		{"having case representative", "having", ok(row("t:A")), ok(row("t:a")), ok(), ok(), "", "ambiguous-representative"},

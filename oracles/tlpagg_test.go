@@ -53,7 +53,9 @@ func TestTLPAgg(t *testing.T) {
 			"tlp-agg: sqlite: sum of partitions differs from the sum", ""},
 		{"sum float", "SUM", 0, "r:0.30000000000000004", [][]string{{"r:0.1"}, {"r:0.2"}, {N}}, "", "inexact-sum"},
 		{"sum float orig", "SUM", 0, "r:3", [][]string{{"i:1"}, {"i:2"}, {N}}, "", "inexact-sum"},
-		{"sum float null mismatch", "SUM", 0, N, [][]string{{"r:0.5"}, {N}, {N}},
+		{"sum float null mismatch is no evidence (NaN reads as NULL)", "SUM", 0, N, [][]string{{"r:+Inf"}, {"r:-Inf"}, {N}},
+			"", "inexact-sum"},
+		{"sum exact null mismatch", "SUM", 0, N, [][]string{{"i:5"}, {N}, {N}},
 			"tlp-agg: sqlite: sum of partitions differs from the sum", ""},
 		{"sum non-numeric", "SUM", 0, "t:1 day", [][]string{{"t:1 day"}, {N}, {N}}, "", "non-numeric"},
 

@@ -11,6 +11,9 @@ import (
 type Format struct {
 	// Dialect names the SQL dialect ("sqlite"); it selects the shell the reproducer runs.
 	Dialect string
+	// Engines names the engines the case ran on (registry names: sqlite, postgres, mariadb, mysql,
+	// duckdb); the reproducer runs the case on each. Empty means the dialect's own engine.
+	Engines []string
 }
 
 // Ext returns the file extension of case text: ".sql".
@@ -57,22 +60,50 @@ func (f Format) Repro(c *fuzz.Case, roles []string, header string) []byte {
 			b.WriteByte('\n')
 		}
 	}
-	if f.Dialect != "" && f.Dialect != "sqlite" {
-		b.WriteString("# no runner for dialect " + f.Dialect + "; the SQL follows\n")
-		b.WriteString("cat <<'" + heredocDelim(c) + "'\n")
-		b.Write(f.CaseText(c, roles))
-		b.WriteString(heredocDelim(c) + "\n")
-		return []byte(b.String())
+	engines := f.Engines
+	if len(engines) == 0 {
+		engines = []string{cond(f.Dialect == "", "sqlite", f.Dialect)}
 	}
-	delim := heredocDelim(c)
-	b.WriteString("# Generated SQL may use functions of SQLite 3.48 or later (concat, unhex, if); set SQLITE3\n")
-	b.WriteString("# to the sqlite3 shell to run.\n")
+	b.WriteString("# Runs the case on each engine it was found on, printing each query's role before its answer.\n")
 	b.WriteString("set -u\n")
-	b.WriteString("\"${SQLITE3:-sqlite3}\" :memory: <<'" + delim + "'\n")
-	b.WriteString(".headers off\n.mode list\n.nullvalue NULL\n")
-	writeCase(&b, c, roles, ".print '-- ", "'\n")
-	b.WriteString(delim)
-	b.WriteByte('\n')
+	delim := heredocDelim(c)
+	for _, e := range engines {
+		switch e {
+		case "sqlite":
+			b.WriteString("\n# SQLite: generated SQL may use functions of SQLite 3.48 or later (concat, unhex, if); set\n")
+			b.WriteString("# SQLITE3 to a recent sqlite3 shell.\n")
+			b.WriteString("\"${SQLITE3:-sqlite3}\" :memory: <<'" + delim + "'\n")
+			b.WriteString(".headers off\n.mode list\n.nullvalue NULL\n")
+			writeCase(&b, c, roles, ".print '-- ", "'\n")
+		case "postgres":
+			b.WriteString("\n# PostgreSQL, in a scratch schema of the database POLYFUZZ_POSTGRES_DSN names.\n")
+			b.WriteString("psql \"${POLYFUZZ_POSTGRES_DSN:?set POLYFUZZ_POSTGRES_DSN=postgres://USER:PASS@HOST:PORT/DB}\" -X -q -A -t <<'" + delim + "'\n")
+			b.WriteString("DROP SCHEMA IF EXISTS polyfuzz_repro CASCADE;\nCREATE SCHEMA polyfuzz_repro;\nSET search_path = polyfuzz_repro;\n")
+			writeCase(&b, c, roles, "\\echo '-- ", "'\n")
+			b.WriteString("DROP SCHEMA polyfuzz_repro CASCADE;\n")
+		case "mariadb", "mysql":
+			env := "POLYFUZZ_" + strings.ToUpper(e) + "_DSN"
+			b.WriteString("\n# " + e + ", in a scratch database polyfuzz_repro on the server " + env + " names.\n")
+			b.WriteString("dsn=${" + env + ":?set " + env + "=" + e + "://USER:PASS@HOST:PORT/DB}\n")
+			b.WriteString("re='^[a-z]+://([^:@/]*)(:([^@/]*))?@([^:/]+)(:([0-9]+))?'\n")
+			b.WriteString("[[ $dsn =~ $re ]] || { echo \"cannot read $dsn\" >&2; exit 2; }\n")
+			b.WriteString("MYSQL_PWD=${BASH_REMATCH[3]} \"${MYSQL:-mariadb}\" -h \"${BASH_REMATCH[4]}\" -P \"${BASH_REMATCH[6]:-3306}\" -u \"${BASH_REMATCH[1]}\" -N -B --force <<'" + delim + "'\n")
+			b.WriteString("DROP DATABASE IF EXISTS polyfuzz_repro;\nCREATE DATABASE polyfuzz_repro CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;\nUSE polyfuzz_repro;\n")
+			b.WriteString("SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION';\n")
+			writeCase(&b, c, roles, "SELECT '-- ", "';\n")
+			b.WriteString("DROP DATABASE polyfuzz_repro;\n")
+		case "duckdb":
+			b.WriteString("\n# DuckDB, in memory, with its command-line shell (DUCKDB to name it).\n")
+			b.WriteString("\"${DUCKDB:-duckdb}\" -noheader -list <<'" + delim + "'\n")
+			writeCase(&b, c, roles, ".print '-- ", "'\n")
+		default:
+			b.WriteString("\n# no runner for " + e + "; the SQL follows\n")
+			b.WriteString("cat <<'" + delim + "'\n")
+			b.Write(f.CaseText(c, roles))
+		}
+		b.WriteString(delim)
+		b.WriteByte('\n')
+	}
 	return []byte(b.String())
 }
 

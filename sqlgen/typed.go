@@ -36,6 +36,8 @@ type typedData struct {
 	colTypes [tCount][]string
 	// castTypes are the names CAST takes per type ("" : no cast to that type).
 	castTypes [tCount]string
+	// nulls are NULLs of each type where CAST cannot write them (NULLIF(0, 0)).
+	nulls [tCount]string
 	// Value pools per type, as literals; floats are written CAST(v AS castTypes[tFloat]).
 	ints, nums, floats, texts []string
 	trueLit, falseLit         string
@@ -53,6 +55,7 @@ type typedData struct {
 	textCollations            []string // COLLATE names for text expressions
 	// DDL and DML.
 	uniqueIdx, partialIdx, exprIdx bool
+	constraints                    bool     // PRIMARY KEY, UNIQUE and NOT NULL columns
 	checks                         bool     // CHECK constraints
 	defaults                       bool     // DEFAULT values
 	insertIgnore                   string   // INSERT prefix that skips bad rows ("": none)
@@ -137,6 +140,9 @@ func (g *typedGen) literal(t sqlType) string {
 // typedNull returns a NULL of type t: CAST(NULL AS type) where the dialect can cast to t, so that
 // engines that resolve types (PostgreSQL) never meet an unknown-typed NULL.
 func typedNull(td *typedData, t sqlType) string {
+	if td.nulls[t] != "" {
+		return td.nulls[t]
+	}
 	if td.castTypes[t] != "" {
 		return "CAST(NULL AS " + td.castTypes[t] + ")"
 	}
@@ -152,7 +158,7 @@ func typedValue(r *rng, td *typedData, t sqlType) string {
 		}
 		return td.falseLit
 	case tInt:
-		if r.prob(0.5) {
+		if r.prob(0.3) {
 			return pick(r, td.ints)
 		}
 		return r.smallInt(20, 100)

@@ -145,7 +145,7 @@ func (s *typedSetup) createTable(i int) {
 	}
 	s.ws("TABLE ", name, " (")
 	pk := -1
-	if r.prob(0.4) {
+	if td.constraints && r.prob(0.4) {
 		pk = r.intn(len(cols))
 	}
 	var names []string
@@ -163,7 +163,7 @@ func (s *typedSetup) createTable(i int) {
 		if j == pk {
 			s.ws(" PRIMARY KEY")
 			c.unique, c.notNull = true, true
-		} else {
+		} else if td.constraints {
 			if r.oneIn(8) {
 				s.ws(" UNIQUE")
 				c.unique = true
@@ -174,7 +174,11 @@ func (s *typedSetup) createTable(i int) {
 			}
 		}
 		if td.defaults && r.oneIn(8) {
-			s.ws(" DEFAULT ", typedValue(r, td, c.t))
+			v := typedValue(r, td, c.t)
+			if c.t == tInt {
+				v = strconv.Itoa(r.intn(100)) // fits every integer type
+			}
+			s.ws(" DEFAULT ", v)
 		}
 	}
 	if td.checks && r.oneIn(10) {
