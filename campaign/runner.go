@@ -391,6 +391,16 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 				if ok {
 					r = runs[bi]
 				} else if r, err = w.exec.run(ctx, cs); err != nil {
+					// The targets cannot be used again (a server died and did not come back):
+					// judge the batch's own answers, so that the crash is stored before the
+					// campaign stops.
+					if runs != nil && ctx.Err() == nil {
+						for k := bi; k < len(batch); k++ {
+							if cerr := check(batch[k], runs[k]); cerr != nil {
+								return cerr
+							}
+						}
+					}
 					break
 				}
 				if err = check(cs, r); err != nil {

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -194,5 +195,49 @@ func TestRunInterrupted(t *testing.T) {
 	sum, err := Run(ctx, cfg)
 	if err != nil || sum.Info.Stop != "interrupted" {
 		t.Fatalf("stop %q, err %v", sum.Info.Stop, err)
+	}
+}
+
+// deadServer is a target whose server dies on a statement: that statement and every later one
+// answer crash, and every Reset after it fails, as a server that does not come back.
+type deadServer struct {
+	fakeTarget
+	dies func(stmt string) bool
+	dead *bool
+}
+
+func (t *deadServer) Reset(ctx context.Context) error {
+	if *t.dead {
+		return errors.New("cannot reach fake: connection refused")
+	}
+	return t.fakeTarget.Reset(ctx)
+}
+
+func (t *deadServer) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
+	if *t.dead || t.dies(stmt) {
+		*t.dead = true
+		return &fuzz.Result{Status: fuzz.StatusCrash, Err: "server closed the connection"}, nil
+	}
+	return t.fakeTarget.Exec(ctx, stmt)
+}
+
+// TestRunServerDies checks that when a server dies in a batch and cannot be reset, the crash is
+// stored as a finding before the campaign stops with the target's error.
+func TestRunServerDies(t *testing.T) {
+	cfg, log := newConfig(t, 100, fakeOracle{}, nil)
+	var mu sync.Mutex
+	dead := false
+	cfg.Workers, cfg.Tests = 1, 100
+	cfg.Open = func(context.Context) ([]fuzz.Target, error) {
+		return []fuzz.Target{&deadServer{fakeTarget: fakeTarget{mu: &mu, log: log},
+			dies: func(s string) bool { return strings.HasPrefix(s, "query") && strings.HasSuffix(s, "5") }, dead: &dead}}, nil
+	}
+	sum, err := Run(context.Background(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("err = %v, want the reset's error", err)
+	}
+	if sum == nil || len(sum.New) != 1 || sum.New[0].Kind != fuzz.KindCrash ||
+		sum.New[0].Title != "crash: fake: server closed the connection" {
+		t.Fatalf("findings %+v, want the crash", sum)
 	}
 }

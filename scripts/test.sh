@@ -12,6 +12,9 @@ command -v sqlite3 >/dev/null || missing+=(sqlite3) # the shell that findings' r
 for solver in z3 cvc5 cvc4 boolector mawk; do            # SMT solvers under test (z3 4.8.12, cvc5 1.0.3); mawk for the faulty-solver wrappers
   command -v $solver >/dev/null || missing+=($solver)
 done
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql) # server targets' tests
+command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
+command -v mariadb >/dev/null || missing+=(mariadb-client)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian's packages"
   $sudo apt-get update -qq
@@ -25,4 +28,8 @@ if [ -n "$unformatted" ]; then
   echo "gofmt would change: $unformatted" >&2
   exit 1
 fi
+# Throwaway PostgreSQL and MariaDB for the server targets (exports POLYFUZZ_*_DSN), stopped on exit.
+source scripts/sqlservers.sh
+trap sqlservers_stop EXIT
+sqlservers_start
 go test -count=1 -timeout 20m "$@" ./...

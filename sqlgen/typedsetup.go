@@ -302,9 +302,13 @@ func (s *typedSetup) createIndex(ti int) {
 			for i, c := range tc {
 				names[i], types[i] = c.name, c.t
 			}
-			s.ws("(")
-			s.gen(&s.b, names, types, 2).expr(tc[j].t, 0)
-			s.ws(")")
+			var e strings.Builder
+			s.gen(&e, names, types, 2).expr(tc[j].t, 0)
+			if hasPlainColumn(e.String()) { // a constant index term has no type in PostgreSQL
+				s.ws("(", e.String(), ")")
+			} else {
+				s.ws(tc[j].name)
+			}
 		} else {
 			s.ws(tc[j].name)
 		}

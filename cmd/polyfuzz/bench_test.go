@@ -16,18 +16,28 @@ import (
 	"github.com/polyfuzz/polyfuzz/sqlgen"
 )
 
-// BenchmarkSQLiteCampaign runs the whole loop (generate, execute, NoREC + TLP + error oracles) on
-// one worker and reports oracle checks per second and harness efficiency, for SQLite in an
-// isolated child and in process.
-func BenchmarkSQLiteCampaign(b *testing.B) {
-	for _, isolate := range []bool{true, false} {
-		name := "in-process"
-		if isolate {
-			name = "isolated"
-		}
-		b.Run(name, func(b *testing.B) {
-			spec := targetSpec{DBMS: "sqlite", Timeout: 2 * time.Second, Isolate: isolate}
-			s, err := newSQLSetup(sqlgen.Options{}, []string{"norec", "tlp-where"}, spec)
+// BenchmarkSQLCampaign runs the whole loop (generate, execute, NoREC, the TLP family and the error
+// oracle) on one worker and reports oracle checks per second and harness efficiency per engine:
+// SQLite in an isolated child and in process, DuckDB in an isolated child, and the servers whose
+// DSN is set (scripts/test.sh sets them).
+func BenchmarkSQLCampaign(b *testing.B) {
+	for _, tc := range []struct {
+		name, dbms string
+		isolate    bool
+	}{
+		{"sqlite-isolated", "sqlite", true}, {"sqlite-in-process", "sqlite", false},
+		{"duckdb-isolated", "duckdb", true}, {"postgres", "postgres", false}, {"mariadb", "mariadb", false},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			spec := targetSpec{DBMS: tc.dbms, Timeout: 2 * time.Second, Isolate: tc.isolate}
+			if env := engines[tc.dbms].env; env != "" {
+				if spec.DSN = os.Getenv(env); spec.DSN == "" {
+					b.Skipf("%s is not set; scripts/test.sh starts the servers", env)
+				}
+			}
+			specs := sqlSpecs{spec}
+			s, err := newSQLSetup(sqlgen.Options{Oracles: strings.Split(defaultSQLOracles, ",")},
+				strings.Split(defaultSQLOracles, ","), specs)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -37,11 +47,7 @@ func BenchmarkSQLiteCampaign(b *testing.B) {
 			}
 			cfg := campaign.Config{
 				Domain: "sql", Gen: s.gen, Oracles: s.oracles, Store: store, Seed: 1, Workers: 1,
-				Tests: int64(max(b.N, 200)),
-				Open: func(ctx context.Context) ([]fuzz.Target, error) {
-					t, err := openTarget(ctx, spec)
-					return []fuzz.Target{t}, err
-				},
+				Tests: int64(max(b.N, 200)), Open: specs.open(func() int { return 0 }),
 			}
 			b.ResetTimer()
 			sum, err := campaign.Run(context.Background(), cfg)

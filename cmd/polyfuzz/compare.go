@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
-	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/smtgen"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
 )
@@ -54,7 +54,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	seed := fs.Uint64("seed", 1, "seed of the first repetition")
 	workers := fs.Int("j", 1, "parallel workers of each campaign")
 	out := fs.String("out", "polyfuzz-compare", "output directory")
-	dbms := fs.String("dbms", "sqlite", "sql: the engine")
+	dbms := fs.String("dbms", "sqlite", "sql: the engine, or several comma-separated for the differential (server DSNs from POLYFUZZ_<ENGINE>_DSN)")
 	var solvers listFlag
 	fs.Var(&solvers, "solver", "smt: solver, repeatable (default z3)")
 	seeds := fs.String("seeds", "", "smt: folder of seed files (default: the project's own)")
@@ -91,23 +91,21 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		var cfg campaign.Config
 		switch *domain {
 		case "sql":
-			spec := targetSpec{DBMS: *dbms, Timeout: 2 * time.Second, Isolate: true}
+			specs, err := dbmsFlag(strings.Split(*dbms, ",")).specs(targetSpec{Timeout: 2 * time.Second, Isolate: true})
+			if err != nil {
+				return cfg, err
+			}
 			var gen sqlgen.Options
 			if style != "error" {
 				gen.Oracles = []string{style}
 			}
-			s, err := newSQLSetup(gen, []string{style}, spec)
+			s, err := newSQLSetup(gen, []string{style}, specs)
 			if err != nil {
 				return cfg, err
 			}
-			cfg.Gen, cfg.Oracles, cfg.Format, cfg.Options = s.gen, s.oracles, s.format, spec.options()
-			cfg.Open = func(ctx context.Context) ([]fuzz.Target, error) {
-				t, err := openTarget(ctx, spec)
-				if err != nil {
-					return nil, err
-				}
-				return []fuzz.Target{t}, nil
-			}
+			var worker atomic.Int64
+			cfg.Gen, cfg.Oracles, cfg.Format, cfg.Options = s.gen, s.oracles, s.format, specs.options()
+			cfg.Open = specs.open(func() int { return int(worker.Add(1) - 1) })
 		case "smt":
 			spec := smtSpec{Solvers: solvers, Timeout: 10 * time.Second, Seeds: *seeds, Ref: "z3"}
 			s, err := newSMTSetup(spec, smtgen.Options{}, []string{style, "error"}, func(string) {})

@@ -70,8 +70,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version":
 		fmt.Fprintf(stdout, "polyfuzz %s\n", version)
 		for _, n := range strings.Split(names(engines), ", ") {
-			s := targetSpec{DBMS: n}
-			if t, err := openLocal(s); err == nil {
+			s := targetSpec{DBMS: n, Worker: replayWorker}
+			if e := engines[n]; e.env != "" { // a server: only when its DSN is set
+				if s.DSN = os.Getenv(e.env); s.DSN == "" {
+					continue
+				}
+			}
+			if t, err := openLocal(ctx, s); err == nil {
 				fmt.Fprintf(stdout, "  %s %s\n", t.Name(), t.Version())
 				t.Close()
 			}

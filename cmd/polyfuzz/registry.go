@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -13,62 +14,138 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/duckdb"
 	"github.com/polyfuzz/polyfuzz/targets/fault"
 	"github.com/polyfuzz/polyfuzz/targets/isolated"
+	"github.com/polyfuzz/polyfuzz/targets/mysql"
+	"github.com/polyfuzz/polyfuzz/targets/postgres"
 	"github.com/polyfuzz/polyfuzz/targets/sqlite"
+	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
 )
 
 // targetSpec says how to open one engine; it travels to an isolated child as JSON and is stored
-// with findings so that replay opens the same target.
+// with findings (without the DSN's password) so that replay opens the same target.
 type targetSpec struct {
-	DBMS    string        `json:"dbms"`
+	DBMS string `json:"dbms"`
+	// DSN locates a server engine; empty for an embedded one.
+	DSN     string        `json:"dsn,omitempty"`
 	Fault   string        `json:"fault,omitempty"`
 	Timeout time.Duration `json:"timeout"`
 	Isolate bool          `json:"isolate"`
+	// Force lets polyfuzz work in a database that holds objects it did not create.
+	Force bool `json:"force,omitempty"`
+	// Worker numbers the worker whose namespace (schema or database) the target owns.
+	Worker int `json:"worker,omitempty"`
 }
 
-// options returns the spec as campaign options.
-func (s targetSpec) options() map[string]string {
-	m := map[string]string{"dbms": s.DBMS, "timeout": s.Timeout.String(), "isolate": fmt.Sprint(s.Isolate)}
+// sqlSpecs are the engines of one SQL campaign: one, or several for the cross-engine differential.
+// The fault, if any, is planted in the first.
+type sqlSpecs []targetSpec
+
+// options returns the specs as campaign options: the engine names, each server's DSN without its
+// password, and the shared settings.
+func (ss sqlSpecs) options() map[string]string {
+	s := ss[0]
+	var dbms []string
+	m := map[string]string{"timeout": s.Timeout.String(), "isolate": fmt.Sprint(s.Isolate)}
+	for _, t := range ss {
+		dbms = append(dbms, t.DBMS)
+		if t.DSN != "" {
+			m["dsn."+t.DBMS] = sqlserver.Redact(t.DSN)
+		}
+	}
+	m["dbms"] = strings.Join(dbms, ",")
 	if s.Fault != "" {
 		m["fault"] = s.Fault
+	}
+	if s.Force {
+		m["force"] = "true"
 	}
 	return m
 }
 
-func specFromOptions(m map[string]string) (targetSpec, error) {
-	s := targetSpec{DBMS: m["dbms"], Fault: m["fault"], Isolate: m["isolate"] != "false"}
+// specsFromOptions rebuilds the specs of a stored finding. A server's DSN comes from its
+// environment variable when set (the stored one has no password), else from the finding.
+func specsFromOptions(m map[string]string) (sqlSpecs, error) {
+	var timeout time.Duration
 	if t := m["timeout"]; t != "" {
 		d, err := time.ParseDuration(t)
 		if err != nil {
-			return s, fmt.Errorf("bad timeout %q in finding: %w", t, err)
+			return nil, fmt.Errorf("bad timeout %q in finding: %w", t, err)
 		}
-		s.Timeout = d
+		timeout = d
 	}
-	return s, nil
+	var ss sqlSpecs
+	for i, name := range strings.Split(m["dbms"], ",") {
+		s := targetSpec{DBMS: name, Timeout: timeout, Isolate: m["isolate"] != "false", Force: m["force"] == "true",
+			Worker: replayWorker}
+		if i == 0 {
+			s.Fault = m["fault"]
+		}
+		if e, ok := engines[name]; ok && e.env != "" {
+			s.DSN = m["dsn."+name]
+			if v := os.Getenv(e.env); v != "" {
+				s.DSN = v
+			}
+		}
+		ss = append(ss, s)
+	}
+	return ss, nil
 }
+
+// replayWorker is the worker number of targets opened by replay and reduce, apart from the
+// numbers a campaign's workers use.
+var replayWorker = 900 + os.Getpid()%100
 
 // engine is one entry of the registry of SQL engines.
 type engine struct {
 	dialect string
 	// inProcess engines can run in an isolated child; open opens one in this process.
 	inProcess bool
-	open      func(s targetSpec) (fuzz.Target, error)
+	// env names the environment variable that holds a server's default DSN ("" for embedded
+	// engines); example is a DSN to show in help and errors.
+	env, example string
+	open         func(ctx context.Context, s targetSpec) (fuzz.Target, error)
 }
 
 // engines is the one registry of SQL engines polyfuzz can test.
 var engines = map[string]engine{
-	"sqlite": {dialect: "sqlite", inProcess: true, open: func(s targetSpec) (fuzz.Target, error) {
+	"sqlite": {dialect: "sqlite", inProcess: true, open: func(_ context.Context, s targetSpec) (fuzz.Target, error) {
 		return sqlite.Open(sqlite.Options{Timeout: s.Timeout})
 	}},
+	"duckdb": {dialect: "duckdb", inProcess: true, open: func(_ context.Context, s targetSpec) (fuzz.Target, error) {
+		return duckdb.Open(duckdb.Options{Timeout: s.Timeout})
+	}},
+	"postgres": {dialect: "postgres", env: "POLYFUZZ_POSTGRES_DSN", example: "postgres://USER:PASS@127.0.0.1:5432/DB",
+		open: func(ctx context.Context, s targetSpec) (fuzz.Target, error) {
+			return postgres.Open(ctx, postgres.Options{DSN: s.DSN, Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+		}},
+	"mariadb": {dialect: "mysql", env: "POLYFUZZ_MARIADB_DSN", example: "mariadb://USER:PASS@127.0.0.1:3306/DB",
+		open: func(ctx context.Context, s targetSpec) (fuzz.Target, error) {
+			return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mariadb", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+		}},
+	"mysql": {dialect: "mysql", env: "POLYFUZZ_MYSQL_DSN", example: "mysql://USER:PASS@127.0.0.1:3306/DB",
+		open: func(ctx context.Context, s targetSpec) (fuzz.Target, error) {
+			return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mysql", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+		}},
 }
 
 // sqlOracles maps each SQL oracle's name to its constructor.
 var sqlOracles = map[string]func(expect oracles.Expect) fuzz.Oracle{
-	"norec":     func(oracles.Expect) fuzz.Oracle { return oracles.NoREC{} },
-	"tlp-where": func(oracles.Expect) fuzz.Oracle { return oracles.TLP{} },
-	"error":     func(e oracles.Expect) fuzz.Oracle { return oracles.Errors{Expect: e} },
+	"norec":        func(oracles.Expect) fuzz.Oracle { return oracles.NoREC{} },
+	"tlp-where":    func(oracles.Expect) fuzz.Oracle { return oracles.TLP{} },
+	"tlp-having":   func(oracles.Expect) fuzz.Oracle { return oracles.TLP{Variant: "having"} },
+	"tlp-distinct": func(oracles.Expect) fuzz.Oracle { return oracles.TLP{Variant: "distinct"} },
+	"tlp-groupby":  func(oracles.Expect) fuzz.Oracle { return oracles.TLP{Variant: "groupby"} },
+	"tlp-agg":      func(oracles.Expect) fuzz.Oracle { return oracles.TLPAgg{} },
+	"diff": func(oracles.Expect) fuzz.Oracle {
+		return oracles.Rows{Prefixes: []string{"norec.", "tlp.", "having.", "distinct.", "groupby."}}
+	},
+	"error": func(e oracles.Expect) fuzz.Oracle { return oracles.Errors{Expect: e} },
 }
+
+// defaultSQLOracles is the --oracle default: every logic oracle a single engine can check.
+const defaultSQLOracles = "norec,tlp-where,tlp-having,tlp-distinct,tlp-groupby,tlp-agg"
 
 func names[V any](m map[string]V) string {
 	ks := make([]string, 0, len(m))
@@ -80,12 +157,12 @@ func names[V any](m map[string]V) string {
 }
 
 // openLocal opens a target in this process, with its fault if any.
-func openLocal(s targetSpec) (fuzz.Target, error) {
+func openLocal(ctx context.Context, s targetSpec) (fuzz.Target, error) {
 	e, ok := engines[s.DBMS]
 	if !ok {
 		return nil, fmt.Errorf("unknown --dbms %q (known: %s)", s.DBMS, names(engines))
 	}
-	t, err := e.open(s)
+	t, err := e.open(ctx, s)
 	if err != nil || s.Fault == "" {
 		return t, err
 	}
@@ -109,6 +186,9 @@ func openTarget(ctx context.Context, s targetSpec) (fuzz.Target, error) {
 			return nil, err
 		}
 	}
+	if e.env != "" && s.DSN == "" {
+		return nil, fmt.Errorf("--dbms %s needs a server: give --dbms %s=%s or set %s", s.DBMS, s.DBMS, e.example, e.env)
+	}
 	if s.Isolate && e.inProcess {
 		b, _ := json.Marshal(s)
 		timeout := s.Timeout
@@ -117,7 +197,25 @@ func openTarget(ctx context.Context, s targetSpec) (fuzz.Target, error) {
 		}
 		return isolated.Open(ctx, isolated.Options{Spec: string(b), Timeout: timeout})
 	}
-	return openLocal(s)
+	return openLocal(ctx, s)
+}
+
+// open opens one worker's targets, numbering the worker with next.
+func (ss sqlSpecs) open(next func() int) func(ctx context.Context) ([]fuzz.Target, error) {
+	return func(ctx context.Context) ([]fuzz.Target, error) {
+		w := next()
+		var ts []fuzz.Target
+		for _, s := range ss {
+			s.Worker = w
+			t, err := openTarget(ctx, s)
+			if err != nil {
+				closeAll(ts)
+				return nil, err
+			}
+			ts = append(ts, t)
+		}
+		return ts, nil
+	}
 }
 
 // serveChild is the main of an isolated child.
@@ -128,7 +226,7 @@ func serveChild() {
 			return nil, fmt.Errorf("bad isolated target spec %q: %w", spec, err)
 		}
 		s.Timeout = 0 // the parent kills a child whose batch runs over the timeout
-		return openLocal(s)
+		return openLocal(context.Background(), s)
 	})
 }
 
@@ -136,16 +234,28 @@ func serveChild() {
 type sqlSetup struct {
 	gen     *sqlgen.Generator
 	oracles []fuzz.Oracle
-	spec    targetSpec
+	specs   sqlSpecs
 	format  campaign.Format
 }
 
-func newSQLSetup(genOpts sqlgen.Options, oracleNames []string, spec targetSpec) (*sqlSetup, error) {
-	e, ok := engines[spec.DBMS]
-	if !ok {
-		return nil, fmt.Errorf("unknown --dbms %q (known: %s)", spec.DBMS, names(engines))
+// newSQLSetup builds the generator and oracles for the engines of specs: the engine's own dialect
+// for one engine, the common subset and the differential oracle for several.
+func newSQLSetup(genOpts sqlgen.Options, oracleNames []string, specs sqlSpecs) (*sqlSetup, error) {
+	dialect := ""
+	for _, spec := range specs {
+		e, ok := engines[spec.DBMS]
+		if !ok {
+			return nil, fmt.Errorf("unknown --dbms %q (known: %s)", spec.DBMS, names(engines))
+		}
+		dialect = e.dialect
 	}
-	genOpts.Dialect = e.dialect
+	if len(specs) > 1 {
+		dialect = "common"
+		if !slices.Contains(oracleNames, "diff") {
+			oracleNames = append(oracleNames, "diff")
+		}
+	}
+	genOpts.Dialect = dialect
 	for _, n := range oracleNames {
 		if _, ok := sqlOracles[n]; !ok {
 			return nil, fmt.Errorf("unknown --oracle %q (known: %s)", n, names(sqlOracles))
@@ -155,11 +265,11 @@ func newSQLSetup(genOpts sqlgen.Options, oracleNames []string, spec targetSpec) 
 	if err != nil {
 		return nil, err
 	}
-	expect, err := sqlgen.Expected(e.dialect)
+	expect, err := sqlgen.Expected(dialect)
 	if err != nil {
 		return nil, err
 	}
-	s := &sqlSetup{gen: gen, spec: spec, format: sqlgen.Format{Dialect: e.dialect}}
+	s := &sqlSetup{gen: gen, specs: specs, format: sqlgen.Format{Dialect: dialect, Engines: specs.names()}}
 	if !slices.Contains(oracleNames, "error") {
 		oracleNames = append(oracleNames, "error")
 	}
@@ -167,6 +277,15 @@ func newSQLSetup(genOpts sqlgen.Options, oracleNames []string, spec targetSpec) 
 		s.oracles = append(s.oracles, sqlOracles[n](expect))
 	}
 	return s, nil
+}
+
+// names returns the engine names of the specs.
+func (ss sqlSpecs) names() []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.DBMS)
+	}
+	return out
 }
 
 func (s *sqlSetup) oracle(name string) (fuzz.Oracle, error) {
@@ -204,11 +323,11 @@ func rebuildSQL(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding's generator options: %w", err)
 	}
-	spec, err := specFromOptions(rec.Options)
+	specs, err := specsFromOptions(rec.Options)
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSQLSetup(opts, []string{rec.Oracle}, spec)
+	s, err := newSQLSetup(opts, []string{rec.Oracle}, specs)
 	if err != nil {
 		return nil, err
 	}
@@ -216,12 +335,6 @@ func rebuildSQL(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, err
 	}
-	open := func(ctx context.Context) ([]fuzz.Target, error) {
-		t, err := openTarget(ctx, spec)
-		if err != nil {
-			return nil, err
-		}
-		return []fuzz.Target{t}, nil
-	}
+	open := specs.open(func() int { return replayWorker })
 	return &rebuilt{gen: s.gen, oracle: o, open: open, reducer: sqlgen.NewReducer(), format: s.format}, nil
 }

@@ -8,28 +8,39 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
 )
 
 const sqlSynopsis = `usage: polyfuzz sql [flags]
 
 Generates random databases and queries for a SQL engine and checks the answers with test oracles:
-NoREC (an optimized query's row count against an unoptimizable rewrite), TLP-WHERE (a query's rows
-against the union of its partitions by p, NOT p and p IS NULL), and crash, hang and unexpected-error
-detection. Findings are written to OUT/findings/ as they are found, then confirmed, reduced and
+NoREC (an optimized query's row count against an unoptimizable rewrite), the TLP family (a query's
+rows, groups, distinct rows or aggregate against its partitions by p, NOT p and p IS NULL), and
+crash, hang and unexpected-error detection. Several --dbms flags run each case, written in the SQL
+the engines share, on every engine, and add the cross-engine differential oracle (diff).
+
+Engines: sqlite and duckdb are embedded (no setup). postgres, mariadb and mysql are servers: give
+--dbms postgres=postgres://USER:PASS@HOST:PORT/DB or set POLYFUZZ_POSTGRES_DSN (POLYFUZZ_MARIADB_DSN,
+POLYFUZZ_MYSQL_DSN). Each worker works in a schema (PostgreSQL) or database (MySQL, MariaDB) of its
+own that polyfuzz creates and drops; a database that holds objects polyfuzz did not create is
+refused unless --force. Findings are written to OUT/findings/ as they are found, then confirmed, reduced and
 replayed; OUT also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
 
 func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("sql", sqlSynopsis, stderr)
-	dbms := fs.String("dbms", "sqlite", "engine to test: "+names(engines))
+	var dbms dbmsFlag
+	fs.Var(&dbms, "dbms", "engine to test, NAME or NAME=DSN, repeatable: "+names(engines)+" (default sqlite)")
+	force := fs.Bool("force", false, "work in a server database that holds objects polyfuzz did not create (they are left alone)")
 	var cf campaignFlags
 	cf.register(fs, "test cases", "its own database")
-	oracleList := fs.String("oracle", "norec,tlp-where", "comma-separated oracles: "+names(sqlOracles)+
-		" (error is always on)")
+	oracleList := fs.String("oracle", defaultSQLOracles, "comma-separated oracles: "+names(sqlOracles)+
+		" (error is always on; diff is added with several --dbms)")
 	perDB := fs.Int("queries-per-db", sqlgen.DefaultQueriesPerDB, "test cases that share one generated database")
 	depth := fs.Int("max-depth", 0, "maximum expression depth (0: generator default)")
 	tables := fs.Int("max-tables", 0, "maximum tables per database (0: generator default)")
@@ -72,33 +83,79 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			genOpts.Oracles = append(genOpts.Oracles, n)
 		}
 	}
-	spec := targetSpec{DBMS: *dbms, Fault: *faultSpec, Timeout: *timeout, Isolate: *isolate}
-	s, err := newSQLSetup(genOpts, oracleNames, spec)
+	specs, err := dbms.specs(targetSpec{Fault: *faultSpec, Timeout: *timeout, Isolate: *isolate, Force: *force})
 	if err != nil {
 		return fail("%v", err)
 	}
-	if t, err := openTarget(ctx, spec); err != nil { // fail fast on a bad engine or fault
+	s, err := newSQLSetup(genOpts, oracleNames, specs)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var worker atomic.Int64
+	next := func() int { return int(worker.Add(1) - 1) }
+	if ts, err := specs.open(func() int { return 0 })(ctx); err != nil { // fail fast on a bad engine or fault
 		return fail("%v", err)
 	} else {
-		t.Close()
+		closeAll(ts)
 	}
 	store, err := campaign.NewStore(cf.out)
 	if err != nil {
 		return fail("%v", err)
 	}
-	fmt.Fprintf(stderr, "polyfuzz sql: dbms %s, oracles %s, seed %d, out %s\n", *dbms,
+	fmt.Fprintf(stderr, "polyfuzz sql: dbms %s, oracles %s, seed %d, out %s\n", strings.Join(specs.names(), ","),
 		strings.Join(oracleNames, ","), campaignSeed, cf.out)
 	cfg := cf.config(campaignSeed, store, sqlgen.NewReducer(), stderr)
 	cfg.Command, cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = "polyfuzz sql "+strings.Join(args, " "), "sql", s.gen, s.oracles, s.format
-	cfg.Options = spec.options()
-	cfg.Open = func(ctx context.Context) ([]fuzz.Target, error) {
-		t, err := openTarget(ctx, spec)
-		if err != nil {
-			return nil, err
-		}
-		return []fuzz.Target{t}, nil
-	}
+	cfg.Options = specs.options()
+	cfg.Open = specs.open(next)
 	return cf.run(ctx, cfg, "sql", stdout, stderr)
+}
+
+// dbmsFlag collects --dbms NAME[=DSN] flags.
+type dbmsFlag []string
+
+func (d *dbmsFlag) String() string { return strings.Join(*d, ",") }
+
+// Set adds one engine.
+func (d *dbmsFlag) Set(v string) error {
+	name, _, _ := strings.Cut(v, "=")
+	if _, ok := engines[name]; !ok {
+		return fmt.Errorf("unknown engine %q (known: %s)", name, names(engines))
+	}
+	*d = append(*d, v)
+	return nil
+}
+
+// specs returns one spec per engine (sqlite when none was given), each with its DSN from the
+// flag or the engine's environment variable, and the shared settings of base.
+func (d dbmsFlag) specs(base targetSpec) (sqlSpecs, error) {
+	vals := []string(d)
+	if len(vals) == 0 {
+		vals = []string{"sqlite"}
+	}
+	var ss sqlSpecs
+	seen := map[string]bool{}
+	for i, v := range vals {
+		name, dsn, hasDSN := strings.Cut(v, "=")
+		e := engines[name]
+		if seen[name] {
+			return nil, fmt.Errorf("--dbms %s is given twice; each engine may run once", name)
+		}
+		seen[name] = true
+		if hasDSN && e.env == "" {
+			return nil, fmt.Errorf("--dbms %s is embedded and takes no DSN (got %q)", name, sqlserver.Redact(dsn))
+		}
+		if !hasDSN && e.env != "" {
+			dsn = os.Getenv(e.env)
+		}
+		s := base
+		s.DBMS, s.DSN = name, dsn
+		if i > 0 {
+			s.Fault = "" // the fault goes to the first engine
+		}
+		ss = append(ss, s)
+	}
+	return ss, nil
 }
 
 func isTerminal(w io.Writer) bool {

@@ -1,6 +1,7 @@
 // Package testenv holds what tests share: NeedEngine skips a test whose engine is missing, except
-// in CI (CI=true), where the test script must have installed it and a missing engine fails; Seed
-// gives the pinned test seed, which POLYFUZZ_SEED overrides.
+// in CI (CI=true), where the test script must have installed it and a missing engine fails;
+// NeedDSN does the same for a database server's DSN in the environment; Seed gives the pinned test
+// seed, which POLYFUZZ_SEED overrides.
 package testenv
 
 import (
@@ -25,6 +26,32 @@ func NeedEngine(t testing.TB, command string) {
 		}
 		t.Skipf("engine %s is not installed; run scripts/test.sh to install it", command)
 	}
+}
+
+// NeedDSN returns the DSN in the environment variable env (e.g. POLYFUZZ_POSTGRES_DSN). When it is
+// not set it skips t, or fails it in CI, where scripts/test.sh starts the servers and sets it.
+func NeedDSN(t testing.TB, env string) string {
+	t.Helper()
+	dsn := os.Getenv(env)
+	if dsn == "" {
+		server := dsnServers[env]
+		if server == "" {
+			server = "the server"
+		}
+		if InCI() {
+			t.Fatalf("%s is not set in CI: the test script (scripts/test.sh) should have started %s and set it", env, server)
+		}
+		t.Skipf("%s is not set; run scripts/test.sh, which starts %s (or source scripts/sqlservers.sh and run sqlservers_start)",
+			env, server)
+	}
+	return dsn
+}
+
+// dsnServers names the server each DSN variable points at, for NeedDSN's messages.
+var dsnServers = map[string]string{
+	"POLYFUZZ_POSTGRES_DSN": "PostgreSQL",
+	"POLYFUZZ_MARIADB_DSN":  "MariaDB",
+	"POLYFUZZ_MYSQL_DSN":    "MariaDB (standing in for MySQL)",
 }
 
 // Seed returns the test seed and logs it, so that a failure can be replayed.

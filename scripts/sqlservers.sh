@@ -1,0 +1,219 @@
+# shellcheck shell=bash
+# Throwaway PostgreSQL and MariaDB servers for the SQL server targets' tests, on 127.0.0.1 only.
+#
+# Usage (bash):
+#   source scripts/sqlservers.sh
+#   sqlservers_start   # starts both (or reuses servers already answering on the ports), exports the DSNs
+#   ...                # go test ./targets/...
+#   sqlservers_stop    # stops only what sqlservers_start started and removes its temp dirs
+#
+# Ports: POLYFUZZ_PG_PORT (default 55432), POLYFUZZ_MARIADB_PORT (default 53306). Data goes to a
+# temp dir under POLYFUZZ_SQLSERVERS_TMP (default /dev/shm when it has room, else TMPDIR or /tmp).
+# Exports POLYFUZZ_POSTGRES_DSN, POLYFUZZ_MARIADB_DSN and POLYFUZZ_MYSQL_DSN (the mysql target is
+# driven against the same MariaDB server: MySQL itself is not packaged by Debian).
+# The servers get a user polyfuzz with password polyfuzz-secret (CREATEDB on PostgreSQL, all
+# privileges on MariaDB, where polyfuzz creates a database per worker) and a database polyfuzz.
+# PostgreSQL trusts its local socket and asks for a password over TCP; MariaDB always asks.
+# Installs nothing: scripts/test.sh installs postgresql, mariadb-server and mariadb-client.
+
+_SQLSERVERS_USER=polyfuzz
+_SQLSERVERS_PASS=polyfuzz-secret
+_SQLSERVERS_DB=polyfuzz
+# What sqlservers_start started (kept if the file is sourced again).
+_SQLSERVERS_PG_DIR="${_SQLSERVERS_PG_DIR:-}"           # temp dir of the PostgreSQL cluster, if any
+_SQLSERVERS_MARIADB_DIR="${_SQLSERVERS_MARIADB_DIR:-}" # temp dir of the MariaDB server, if any
+_SQLSERVERS_MARIADB_PID="${_SQLSERVERS_MARIADB_PID:-}"
+
+# _sqlservers_tmp prints where the servers' data goes: POLYFUZZ_SQLSERVERS_TMP if set, else
+# /dev/shm when it has a gigabyte free (MariaDB creates and drops table files on every reset, which
+# is several times faster in memory), else TMPDIR or /tmp.
+_sqlservers_tmp() {
+  if [ -n "${POLYFUZZ_SQLSERVERS_TMP:-}" ]; then
+    echo "$POLYFUZZ_SQLSERVERS_TMP"
+    return
+  fi
+  local free
+  free=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }') || true
+  if [ -w /dev/shm ] && [ "${free:-0}" -ge 1048576 ]; then
+    echo /dev/shm
+  else
+    echo "${TMPDIR:-/tmp}"
+  fi
+}
+
+# _sqlservers_pg_bin prints the directory holding initdb and pg_ctl (newest installed version).
+_sqlservers_pg_bin() {
+  if [ -n "${POLYFUZZ_PG_BIN:-}" ]; then
+    echo "$POLYFUZZ_PG_BIN"
+    return
+  fi
+  local d
+  d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1) || true
+  if [ -n "$d" ] && [ -x "$d/initdb" ]; then
+    echo "$d"
+    return
+  fi
+  d=$(command -v initdb 2>/dev/null) || return 1
+  dirname "$d"
+}
+
+# _sqlservers_as_pg runs a shell command as the postgres user when we are root (initdb refuses
+# root), and as ourselves otherwise.
+_sqlservers_as_pg() {
+  if [ "$(id -u)" -eq 0 ]; then
+    su postgres -s /bin/sh -c "$1"
+  else
+    sh -c "$1"
+  fi
+}
+
+_sqlservers_pg_ready() {
+  "$1/pg_isready" -q -h 127.0.0.1 -p "$2" -t 1 >/dev/null 2>&1
+}
+
+_sqlservers_mariadb_ready() {
+  # Any answer from the server, even one that denies access, means it is up.
+  local out
+  out=$(mariadb-admin --no-defaults --protocol=tcp -h127.0.0.1 -P"$1" -uping --connect-timeout=1 ping 2>&1) && return 0
+  case "$out" in *"Access denied"* | *"not allowed to connect"*) return 0 ;; esac
+  return 1
+}
+
+_sqlservers_start_postgres() {
+  local port="${POLYFUZZ_PG_PORT:-55432}" bin dir ver i
+  bin=$(_sqlservers_pg_bin) || {
+    echo "sqlservers: PostgreSQL is not installed (apt-get install postgresql)" >&2
+    return 1
+  }
+  export POLYFUZZ_POSTGRES_DSN="postgres://$_SQLSERVERS_USER:$_SQLSERVERS_PASS@127.0.0.1:$port/$_SQLSERVERS_DB"
+  if _sqlservers_pg_ready "$bin" "$port"; then
+    ver=$(PGPASSWORD=$_SQLSERVERS_PASS "$bin/psql" -X -At -h 127.0.0.1 -p "$port" -U "$_SQLSERVERS_USER" \
+      -d "$_SQLSERVERS_DB" -c 'SHOW server_version' 2>/dev/null | cut -d' ' -f1) || true
+    if [ -n "$ver" ]; then
+      echo "postgres $ver on 127.0.0.1:$port (already running, reused)"
+    else
+      echo "postgres on 127.0.0.1:$port (already running, reused; the polyfuzz login failed: create role and database polyfuzz)" >&2
+    fi
+    return 0
+  fi
+  dir=$(mktemp -d "$(_sqlservers_tmp)/polyfuzz-pg.XXXXXX") || return 1
+  chmod 755 "$dir"
+  if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$dir"; fi
+  _SQLSERVERS_PG_DIR=$dir
+  if ! _sqlservers_as_pg "'$bin/initdb' -D '$dir/data' -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+      --encoding=UTF8 --locale=C --no-sync >'$dir/initdb.log' 2>&1"; then
+    echo "sqlservers: initdb failed; see $dir/initdb.log" >&2
+    cat "$dir/initdb.log" >&2
+    return 1
+  fi
+  if ! _sqlservers_as_pg "'$bin/pg_ctl' -D '$dir/data' -l '$dir/server.log' -w -t 60 start \
+      -o '-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off' >/dev/null"; then
+    echo "sqlservers: PostgreSQL did not start; its log:" >&2
+    cat "$dir/server.log" >&2
+    return 1
+  fi
+  for i in $(seq 1 100); do
+    _sqlservers_pg_ready "$bin" "$port" && break
+    sleep 0.1
+  done
+  if ! "$bin/psql" -X -q -h "$dir" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 \
+      -c "CREATE ROLE $_SQLSERVERS_USER LOGIN CREATEDB PASSWORD '$_SQLSERVERS_PASS'" \
+      -c "CREATE DATABASE $_SQLSERVERS_DB OWNER $_SQLSERVERS_USER" >/dev/null; then
+    echo "sqlservers: could not create the polyfuzz role and database" >&2
+    return 1
+  fi
+  ver=$("$bin/psql" -X -At -h "$dir" -p "$port" -U postgres -d postgres -c 'SHOW server_version' | cut -d' ' -f1)
+  echo "postgres $ver on 127.0.0.1:$port"
+}
+
+_sqlservers_start_mariadb() {
+  local port="${POLYFUZZ_MARIADB_PORT:-53306}" dir ver i sql
+  export POLYFUZZ_MARIADB_DSN="mariadb://$_SQLSERVERS_USER:$_SQLSERVERS_PASS@127.0.0.1:$port/$_SQLSERVERS_DB"
+  export POLYFUZZ_MYSQL_DSN="mysql://$_SQLSERVERS_USER:$_SQLSERVERS_PASS@127.0.0.1:$port/$_SQLSERVERS_DB"
+  if ! command -v mariadbd >/dev/null 2>&1 && [ ! -x /usr/sbin/mariadbd ]; then
+    echo "sqlservers: MariaDB is not installed (apt-get install mariadb-server mariadb-client)" >&2
+    return 1
+  fi
+  if _sqlservers_mariadb_ready "$port"; then
+    ver=$(mariadb --no-defaults --protocol=tcp -h127.0.0.1 -P"$port" -u"$_SQLSERVERS_USER" -p"$_SQLSERVERS_PASS" \
+      -N -B -e 'SELECT VERSION()' 2>/dev/null) || true
+    if [ -n "$ver" ]; then
+      echo "mariadb ${ver%%-MariaDB*}-MariaDB on 127.0.0.1:$port (already running, reused)"
+    else
+      echo "mariadb on 127.0.0.1:$port (already running, reused; the polyfuzz login failed: create user polyfuzz)" >&2
+    fi
+    return 0
+  fi
+  local mariadbd=mariadbd
+  command -v mariadbd >/dev/null 2>&1 || mariadbd=/usr/sbin/mariadbd
+  dir=$(mktemp -d "$(_sqlservers_tmp)/polyfuzz-mariadb.XXXXXX") || return 1
+  _SQLSERVERS_MARIADB_DIR=$dir
+  if ! mariadb-install-db --no-defaults --user="$(id -un)" --datadir="$dir/data" --auth-root-authentication-method=socket \
+      --auth-root-socket-user="$(id -un)" \
+      --skip-test-db --skip-name-resolve >"$dir/install.log" 2>&1; then
+    echo "sqlservers: mariadb-install-db failed:" >&2
+    cat "$dir/install.log" >&2
+    return 1
+  fi
+  "$mariadbd" --no-defaults --user="$(id -un)" --datadir="$dir/data" --socket="$dir/mariadb.sock" \
+    --pid-file="$dir/mariadb.pid" --log-error="$dir/server.log" --port="$port" --bind-address=127.0.0.1 \
+    --skip-name-resolve --skip-log-bin --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --innodb-flush-method=nosync \
+    --sync-frm=0 --performance-schema=0 --innodb-buffer-pool-size=64M >/dev/null 2>&1 &
+  _SQLSERVERS_MARIADB_PID=$!
+  for i in $(seq 1 300); do
+    _sqlservers_mariadb_ready "$port" && break
+    if ! kill -0 "$_SQLSERVERS_MARIADB_PID" 2>/dev/null; then
+      echo "sqlservers: mariadbd exited; its log:" >&2
+      cat "$dir/server.log" >&2
+      _SQLSERVERS_MARIADB_PID=""
+      return 1
+    fi
+    sleep 0.1
+  done
+  sql="DROP USER IF EXISTS ''@'localhost';"
+  for host in 127.0.0.1 localhost '%'; do
+    sql="$sql CREATE USER '$_SQLSERVERS_USER'@'$host' IDENTIFIED BY '$_SQLSERVERS_PASS';"
+    sql="$sql GRANT ALL PRIVILEGES ON *.* TO '$_SQLSERVERS_USER'@'$host';"
+  done
+  if ! mariadb --no-defaults -S "$dir/mariadb.sock" -uroot -e "$sql FLUSH PRIVILEGES;"; then
+    echo "sqlservers: could not create the polyfuzz user" >&2
+    return 1
+  fi
+  ver=$(mariadb --no-defaults -S "$dir/mariadb.sock" -uroot -N -B -e 'SELECT VERSION()')
+  echo "mariadb ${ver%%-MariaDB*}-MariaDB on 127.0.0.1:$port"
+}
+
+# sqlservers_start starts PostgreSQL and MariaDB (reusing servers already answering on the ports)
+# and exports the POLYFUZZ_*_DSN variables.
+sqlservers_start() {
+  _sqlservers_start_postgres || return 1
+  _sqlservers_start_mariadb || return 1
+}
+
+# sqlservers_stop stops the servers sqlservers_start started and removes their temp dirs.
+sqlservers_stop() {
+  local bin i
+  if [ -n "$_SQLSERVERS_PG_DIR" ]; then
+    if [ -f "$_SQLSERVERS_PG_DIR/data/postmaster.pid" ]; then
+      bin=$(_sqlservers_pg_bin)
+      _sqlservers_as_pg "'$bin/pg_ctl' -D '$_SQLSERVERS_PG_DIR/data' -m immediate -w stop" >/dev/null 2>&1 || true
+    fi
+    rm -rf "$_SQLSERVERS_PG_DIR"
+    _SQLSERVERS_PG_DIR=""
+  fi
+  if [ -n "$_SQLSERVERS_MARIADB_PID" ]; then
+    kill "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
+    for i in $(seq 1 100); do
+      kill -0 "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -9 "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
+    wait "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
+    _SQLSERVERS_MARIADB_PID=""
+  fi
+  if [ -n "$_SQLSERVERS_MARIADB_DIR" ]; then
+    rm -rf "$_SQLSERVERS_MARIADB_DIR"
+    _SQLSERVERS_MARIADB_DIR=""
+  fi
+  return 0
+}

@@ -1,0 +1,248 @@
+package duckdb
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+func TestCanonical(t *testing.T) {
+	tests := []struct {
+		typ  string
+		in   any
+		want string
+	}{
+		{"INTEGER", int32(-5), "i:-5"},
+		{"UBIGINT", uint64(18446744073709551615), "i:18446744073709551615"},
+		{"HUGEINT", new(big.Int).Lsh(big.NewInt(1), 100), "i:1267650600228229401496703205376"},
+		{"DECIMAL(4,3)", duckdb.Decimal{Width: 4, Scale: 3, Value: big.NewInt(1500)}, "d:1.5"},
+		{"DECIMAL(4,3)", duckdb.Decimal{Width: 4, Scale: 3, Value: big.NewInt(-5)}, "d:-0.005"},
+		{"DECIMAL(4,0)", duckdb.Decimal{Width: 4, Scale: 0, Value: big.NewInt(120)}, "d:120"},
+		{"FLOAT", float32(0.1), "r:0.1"},
+		{"DOUBLE", 0.1, "r:0.1"},
+		{"BOOLEAN", true, "B:true"},
+		{"VARCHAR", "héllo", "t:héllo"},
+		{"BLOB", []byte{0, 255}, "b:00ff"},
+		{"DATE", time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC), "t:2024-01-02"},
+		{"TIMESTAMP", time.Date(2024, 1, 2, 3, 4, 5, 6000, time.UTC), "t:2024-01-02 03:04:05.000006"},
+		{"INTEGER[]", []any{int32(1), nil}, "t:[1, NULL]"},
+		{"STRUCT(a INTEGER)", map[string]any{"a": int32(1)}, "t:{'a': 1}"},
+		{"INTEGER", nil, "NULL"},
+	}
+	for _, tc := range tests {
+		if got := Canonical(tc.typ, tc.in); got != tc.want {
+			t.Errorf("Canonical(%s, %v) = %q, want %q", tc.typ, tc.in, got, tc.want)
+		}
+	}
+}
+
+func open(t testing.TB, opts Options) *Target {
+	t.Helper()
+	tg, err := Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tg.Close() })
+	return tg
+}
+
+func mustExec(t testing.TB, tg *Target, stmts ...string) {
+	t.Helper()
+	for _, s := range stmts {
+		r, err := tg.Exec(context.Background(), s)
+		if err != nil || r.Status != fuzz.StatusOK {
+			t.Fatalf("%s: %v %+v", s, err, r)
+		}
+	}
+}
+
+func ok(cols []string, rows ...[]string) *fuzz.Result {
+	return &fuzz.Result{Status: fuzz.StatusOK, Columns: cols, Rows: rows}
+}
+
+func engineErr(code, msg string) *fuzz.Result {
+	return &fuzz.Result{Status: fuzz.StatusEngineError, Code: code, Err: msg}
+}
+
+func TestExec(t *testing.T) {
+	tg := open(t, Options{})
+	if v := tg.Version(); !strings.HasPrefix(v, "v1.") {
+		t.Errorf("Version() = %q", v)
+	}
+	mustExec(t, tg, "CREATE TABLE t0(c0 INT PRIMARY KEY, c1 VARCHAR)", "INSERT INTO t0 VALUES (1, 'a'), (2, NULL)")
+	tests := []struct {
+		name string
+		stmt string
+		want *fuzz.Result
+	}{
+		{"literals", `SELECT 1 AS a, 1.50 AS b, 0.1::DOUBLE AS c, 0.1::FLOAT AS d, 'a' AS e, true AS f, NULL AS g,
+			'\x00\xFF'::BLOB AS h, 2.000 AS i, 170141183460469231731687303715884105727::HUGEINT AS j, DATE '2024-01-02' AS k,
+			[1, 2] AS l, -0.0::DOUBLE AS m, 'NaN'::DOUBLE AS n, 255::UTINYINT AS o`,
+			ok([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o"},
+				[]string{"i:1", "d:1.5", "r:0.1", "r:0.1", "t:a", "B:true", "NULL", "b:00ff", "d:2",
+					"i:170141183460469231731687303715884105727", "t:2024-01-02", "t:[1, 2]", "r:-0", "r:NaN", "i:255"})},
+		{"rows", "SELECT * FROM t0 ORDER BY c0", ok([]string{"c0", "c1"}, []string{"i:1", "t:a"}, []string{"i:2", "NULL"})},
+		{"no rows", "SELECT c0 FROM t0 WHERE false", ok([]string{"c0"})},
+		{"out of range", "SELECT 127::TINYINT + 1::TINYINT", engineErr("Out of Range", "Overflow in addition of INT8 (127 + 1)!")},
+		{"constraint", "INSERT INTO t0 VALUES (1, 'b')", engineErr("Constraint",
+			`Duplicate key "c0: 1" violates primary key constraint.`)},
+		{"after error", "SELECT count(*) AS n FROM t0", ok([]string{"n"}, []string{"i:2"})},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tg.Exec(context.Background(), tc.stmt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("Exec(%q)\n got %+v\nwant %+v", tc.stmt, got, tc.want)
+			}
+		})
+	}
+	// Binder, catalog and conversion errors carry more lines of context; the code and the first line are stable.
+	codes := []struct{ stmt, code, first string }{
+		{"SELECT * FROM nope", "Catalog", "Table with name nope does not exist!"},
+		{"SELECT nope FROM t0", "Binder", `Referenced column "nope" not found in FROM clause!`},
+		{"SELEC 1", "Parser", `syntax error at or near "SELEC"`},
+		{"SELECT 'abc'::INT", "Conversion", `Could not convert string 'abc' to INT32`},
+	}
+	for _, c := range codes {
+		got, err := tg.Exec(context.Background(), c.stmt)
+		if err != nil || got.Status != fuzz.StatusEngineError || got.Code != c.code || !strings.HasPrefix(got.Err, c.first) {
+			t.Errorf("Exec(%q) = %+v %v, want a %s error starting %q", c.stmt, got, err, c.code, c.first)
+		}
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	tg := open(t, Options{Timeout: 200 * time.Millisecond})
+	start := time.Now()
+	r, err := tg.Exec(context.Background(), "SELECT count(*) FROM range(100000000) a, range(100000000) b WHERE a.range + b.range = -1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != fuzz.StatusTimeout || time.Since(start) > 2*time.Second {
+		t.Fatalf("endless query gave %+v after %s, want a timeout after about 200ms", r, time.Since(start))
+	}
+	mustExec(t, tg, "SELECT 1")
+}
+
+func TestTouchesSession(t *testing.T) {
+	tests := []struct {
+		stmt string
+		want bool
+	}{
+		{"SELECT 1", false},
+		{"  (SELECT 1) UNION (SELECT 2)", false},
+		{"CREATE TABLE t0(c0 INT)", false},
+		{"create view v0 as select 1", false},
+		{"INSERT INTO t0 VALUES (1); UPDATE t0 SET c0 = 2", false},
+		{"", false},
+		{"SET threads = 1", true},
+		{"select 1; pragma enable_profiling", true},
+		{"CREATE TEMP TABLE t(c0 INT)", true},
+		{"CREATE TEMPORARY MACRO m(x) AS x", true},
+		{"ATTACH ':memory:' AS x", true},
+		{"USE x", true},
+		{"-- comment\nSELECT 1", true},
+		{"RESET threads", true},
+		{"LOAD icu", true},
+	}
+	for _, tc := range tests {
+		if got := touchesSession(tc.stmt); got != tc.want {
+			t.Errorf("touchesSession(%q) = %v, want %v", tc.stmt, got, tc.want)
+		}
+	}
+}
+
+func TestReset(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup []string
+		after []string // statements that must fail with a Catalog error after Reset
+		same  string   // a query that must answer as on a new target
+	}{
+		{"swap", []string{"CREATE TABLE t0(c0 INT)", "CREATE VIEW v0 AS SELECT 1", "CREATE SEQUENCE s0",
+			"CREATE MACRO m0(x) AS x + 1", "CREATE TYPE e0 AS ENUM ('a')", "INSERT INTO t0 VALUES (1)"},
+			[]string{"SELECT * FROM t0", "SELECT * FROM v0", "SELECT nextval('s0')", "SELECT m0(1)", "SELECT 'a'::e0"},
+			"SELECT current_database() AS d, (SELECT count(*) FROM duckdb_tables()) AS n"},
+		{"new instance", []string{"CREATE TABLE t0(c0 INT)", "CREATE TEMP TABLE tmp(c0 INT)", "SET threads = 2",
+			"CREATE TEMP MACRO m1(x) AS x"},
+			[]string{"SELECT * FROM t0", "SELECT * FROM tmp", "SELECT m1(1)"},
+			"SELECT current_setting('threads') AS t"},
+		{"open transaction", []string{"BEGIN", "CREATE TABLE t0(c0 INT)"}, []string{"SELECT * FROM t0"},
+			"SELECT current_database() AS d"},
+	}
+	ctx := context.Background()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			fresh := open(t, Options{Threads: 1})
+			want, err := fresh.Exec(ctx, tc.same)
+			if err != nil || want.Status != fuzz.StatusOK {
+				t.Fatal(want, err)
+			}
+			tg := open(t, Options{Threads: 1})
+			mustExec(t, tg, tc.setup...)
+			if err := tg.Reset(ctx); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tc.after {
+				if r, err := tg.Exec(ctx, s); err != nil || r.Status != fuzz.StatusEngineError || r.Code != "Catalog" {
+					t.Errorf("after Reset, %s: %+v %v, want a Catalog error", s, r, err)
+				}
+			}
+			if got, err := tg.Exec(ctx, tc.same); err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("after Reset, %s = %+v %v, want %+v", tc.same, got, err, want)
+			}
+		})
+	}
+}
+
+func TestClosed(t *testing.T) {
+	tg := open(t, Options{})
+	tg.Close()
+	if _, err := tg.Exec(context.Background(), "SELECT 1"); !errors.Is(err, errClosed) {
+		t.Fatalf("Exec after Close: %v", err)
+	}
+}
+
+func BenchmarkExec(b *testing.B) {
+	tg := open(b, Options{Threads: 1})
+	mustExec(b, tg, "CREATE TABLE t0(c0 INT, c1 VARCHAR)", "INSERT INTO t0 SELECT range, 'v' || range FROM range(1, 11)")
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r, err := tg.Exec(ctx, "SELECT c0, c1 FROM t0 WHERE c0 > 5")
+		if err != nil || len(r.Rows) != 5 {
+			b.Fatal(err, r)
+		}
+	}
+}
+
+// BenchmarkReset compares Reset's two ways: swapping the default database (after statements that
+// leave the session alone) and opening a new instance.
+func BenchmarkReset(b *testing.B) {
+	ctx := context.Background()
+	for _, c := range []struct{ name, extra string }{
+		{"swap-database", "SELECT 1"},
+		{"new-instance", "SET threads = 1"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			tg := open(b, Options{Threads: 1})
+			for i := 0; i < b.N; i++ {
+				mustExec(b, tg, "CREATE TABLE t0(c0 INT)", "CREATE TABLE t1(c0 INT)", c.extra)
+				if err := tg.Reset(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

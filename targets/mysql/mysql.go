@@ -1,0 +1,648 @@
+// Package mysql is the MySQL and MariaDB target: one session per target over
+// github.com/go-sql-driver/mysql, driven through the driver's connection directly (text protocol,
+// one round trip per statement, no prepare).
+//
+// Flavors: "mariadb" and "mysql" speak the same protocol; the flavor names the target in titles.
+// The mysql flavor may be pointed at a MariaDB server (MySQL itself is not packaged by Debian); its
+// Version then shows MariaDB. The statement timeout follows the server, not the flavor: MariaDB's
+// max_statement_time (all statements), MySQL's max_execution_time (SELECT only), and for both a
+// client-side deadline of Timeout+2s after which the session is dropped, the query killed and a
+// new session opened.
+//
+// Namespace and safety: MySQL has no schemas inside a database, so each worker works in a database
+// of its own, <D>_w<Worker>, next to the DSN's database D (default "polyfuzz"), created with
+// CHARACTER SET utf8mb4 COLLATE utf8mb4_bin so that text compares by bytes (the session's
+// collation is utf8mb4_bin too) and, on MariaDB, with the comment 'created by polyfuzz'. Open
+// refuses a worker database polyfuzz did not create that holds tables or views, unless Force; with
+// Force it records what is there and never drops it: Reset and Close drop only the tables, views
+// and sequences that appeared since. A database polyfuzz created (or one carrying its comment, left
+// over by an earlier run) is dropped and recreated by Reset and dropped by Close.
+//
+// Every session runs with sql_mode = SQLMode. Values print in the canonical forms of package fuzz:
+// integer types as i:, DECIMAL as d: (fuzz.Decimal), DOUBLE as r:, FLOAT as r: of the float32,
+// binary strings (BINARY, VARBINARY, BLOBs, BIT) as b:, other strings and every other type as t:
+// with the server's text. Engine errors carry the error number as Result.Code ("1062"). A lost
+// connection (or error 1053, 1927, 2006, 2013) is a crash: Exec answers crash until Reset, which
+// reconnects.
+package mysql
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
+)
+
+// SQLMode is the sql_mode of every session: strict for all tables (bad values are errors, not
+// warnings) and no silent change of storage engine. The SQL generator relies on it.
+const SQLMode = "STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION"
+
+// Backstop is how long past Timeout the client waits before it gives up on the server.
+const Backstop = 2 * time.Second
+
+// Options configure a MySQL or MariaDB target.
+type Options struct {
+	// DSN is mysql://USER:PASS@HOST:PORT/DB or mariadb://...; DB (default "polyfuzz") names the
+	// worker databases DB_w<Worker>. The user needs CREATE and DROP on them.
+	DSN string
+	// Flavor is "mysql" or "mariadb"; empty takes it from the DSN's scheme.
+	Flavor string
+	// Worker numbers the target among concurrent ones on the same server; it names the database.
+	Worker int
+	// Timeout bounds each statement; 0 means none.
+	Timeout time.Duration
+	// Force lets polyfuzz work in a worker database that holds tables it did not create; it still
+	// drops only what it created.
+	Force bool
+}
+
+// Target is a MySQL or MariaDB session in a database polyfuzz owns.
+type Target struct {
+	opts      Options
+	dsn       *sqlserver.DSN
+	connector driver.Connector
+	conn      driver.Conn
+	query     driver.QueryerContext
+	connID    uint64
+	version   string
+	mariadb   bool
+	db        string
+	// owned says polyfuzz created db (or an earlier polyfuzz run did): Reset recreates it.
+	owned bool
+	// keep holds the objects db held at Open, which polyfuzz never drops.
+	keep map[string]bool
+	// crashed holds the message of a lost connection; Exec answers crash until Reset.
+	crashed string
+	closed  bool
+	vals    []driver.Value
+	types   []string
+}
+
+// Open connects, claims the worker database and empties it.
+func Open(ctx context.Context, opts Options) (*Target, error) {
+	flavor := opts.Flavor
+	if flavor == "" {
+		flavor = sqlserver.MySQL
+		if strings.HasPrefix(strings.ToLower(opts.DSN), "mariadb:") {
+			flavor = sqlserver.MariaDB
+		}
+	}
+	if flavor != sqlserver.MySQL && flavor != sqlserver.MariaDB {
+		return nil, fmt.Errorf("unknown MySQL flavor %q (want mysql or mariadb)", flavor)
+	}
+	opts.Flavor = flavor
+	dsn, err := sqlserver.ParseDSN(flavor, opts.DSN)
+	if err != nil {
+		return nil, err
+	}
+	db := sqlserver.WorkerName(dsn.Database, opts.Worker)
+	if err := sqlserver.CheckIdent(flavor, "database", db, 64); err != nil {
+		return nil, err
+	}
+	cfg := mysql.NewConfig()
+	cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = dsn.User, dsn.Password, "tcp", dsn.Addr()
+	if len(dsn.Params) > 0 {
+		q := url.Values{}
+		for k, v := range dsn.Params {
+			q.Set(k, v)
+		}
+		if cfg, err = mysql.ParseDSN("/?" + q.Encode()); err != nil {
+			return nil, fmt.Errorf("%s DSN %s: %s", flavor, dsn, dsn.Redact(err.Error()))
+		}
+		cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = dsn.User, dsn.Password, "tcp", dsn.Addr()
+	}
+	cfg.DBName = ""
+	cfg.Timeout = sqlserver.ConnectTimeout
+	cfg.Collation = "utf8mb4_bin"
+	cfg.Logger = &mysql.NopLogger{}
+	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		return dial(ctx, dsn, network, addr)
+	}
+	connector, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%s DSN %s: %s", flavor, dsn, dsn.Redact(err.Error()))
+	}
+	t := &Target{opts: opts, dsn: dsn, connector: connector, db: db}
+	if err := t.connect(ctx, 0); err != nil {
+		return nil, err
+	}
+	if err := t.claim(ctx); err != nil {
+		t.drop()
+		return nil, err
+	}
+	if err := t.Reset(ctx); err != nil {
+		t.drop()
+		return nil, err
+	}
+	return t, nil
+}
+
+// dial connects and waits for the server's greeting, so that a server of another engine (which
+// waits for the client to speak first) is named at once instead of after a long timeout.
+func dial(ctx context.Context, dsn *sqlserver.DSN, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	c, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	p, greeting := sqlserver.Sniff(c, sqlserver.GreetingWait)
+	switch {
+	case p == sqlserver.ProtocolMySQL:
+		return &greetedConn{Conn: c, greeting: greeting}, nil
+	case p == sqlserver.ProtocolUnknown && len(greeting) == 0:
+		c.Close()
+		return nil, dsn.Unreachable(fmt.Sprintf("the server sent no greeting within %s", sqlserver.GreetingWait))
+	}
+	c.Close()
+	return nil, dsn.WrongProtocol(p)
+}
+
+// greetedConn hands the driver the greeting dial already read, then reads the connection.
+type greetedConn struct {
+	net.Conn
+	greeting []byte
+}
+
+// Read returns the greeting's bytes first, then what the connection reads.
+func (c *greetedConn) Read(b []byte) (int, error) {
+	if len(c.greeting) > 0 {
+		n := copy(b, c.greeting)
+		c.greeting = c.greeting[n:]
+		return n, nil
+	}
+	return c.Conn.Read(b)
+}
+
+// connect opens a session and sets it up; wait > 0 retries a refused connection that long.
+func (t *Target) connect(ctx context.Context, wait time.Duration) error {
+	start := time.Now()
+	for {
+		cctx, cancel := context.WithTimeout(ctx, sqlserver.ConnectTimeout+sqlserver.GreetingWait)
+		c, err := t.connector.Connect(cctx)
+		cancel()
+		if err == nil {
+			t.conn, t.query = c, c.(driver.QueryerContext)
+			break
+		}
+		if _, unreachable := sqlserver.NetReason(err); unreachable && time.Since(start) < wait && ctx.Err() == nil {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		return t.connectError(ctx, err)
+	}
+	row, err := t.row(ctx, "SELECT CONNECTION_ID(), VERSION()")
+	if err != nil {
+		t.drop()
+		return t.dsn.Failed("read the server version", err)
+	}
+	t.connID, _ = strconv.ParseUint(row[0], 10, 64)
+	t.version = row[1]
+	t.mariadb = strings.Contains(row[1], "MariaDB")
+	if i := strings.Index(row[1], "-MariaDB"); i >= 0 {
+		t.version = row[1][:i+len("-MariaDB")]
+	} else if v, _, ok := strings.Cut(row[1], "-"); ok {
+		t.version = v
+	}
+	if err := t.exec(ctx, t.sessionSettings()); err != nil {
+		t.drop()
+		return t.dsn.Failed("set up the session", err)
+	}
+	return nil
+}
+
+// sessionSettings is the SET statement that gives a session its fixed settings.
+func (t *Target) sessionSettings() string {
+	s := "SET SESSION sql_mode = '" + SQLMode + "', SESSION foreign_key_checks = 1"
+	if t.mariadb {
+		sec := 0.0
+		if t.opts.Timeout > 0 {
+			sec = max(t.opts.Timeout.Seconds(), 0.001)
+		}
+		s += ", SESSION max_statement_time = " + strconv.FormatFloat(sec, 'f', -1, 64)
+	} else {
+		ms := int64(0)
+		if t.opts.Timeout > 0 {
+			ms = max(t.opts.Timeout.Milliseconds(), 1)
+		}
+		s += ", SESSION max_execution_time = " + strconv.FormatInt(ms, 10)
+	}
+	return s
+}
+
+func (t *Target) connectError(ctx context.Context, err error) error {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		switch me.Number {
+		case 1045:
+			return t.dsn.AuthFailed("")
+		case 1130:
+			return t.dsn.AuthFailed("the server does not let this host connect")
+		}
+		return fmt.Errorf("%s at %s: %s (error %d)", t.dsn.Engine, t.dsn.Addr(), t.dsn.Redact(me.Message), me.Number)
+	}
+	return t.dsn.ConnectError(ctx, err, nil)
+}
+
+// claim finds or creates the worker database and refuses one that holds tables polyfuzz did not
+// create, unless Force.
+func (t *Target) claim(ctx context.Context) error {
+	q := "SELECT 'exists'"
+	if t.mariadb {
+		q = "SELECT SCHEMA_COMMENT"
+	}
+	rows, err := t.rows(ctx, q+" FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '"+t.db+"'")
+	if err != nil {
+		return t.dsn.Failed("look for database "+t.db, err)
+	}
+	if len(rows) == 0 {
+		if err := t.exec(ctx, t.createDB()); err != nil {
+			return t.dsn.Failed("create database "+t.db, err)
+		}
+		t.owned = true
+		return nil
+	}
+	if t.mariadb && rows[0][0] == sqlserver.OwnerComment {
+		t.owned = true // left over by an earlier polyfuzz run
+		return nil
+	}
+	objs, err := t.objects(ctx)
+	if err != nil {
+		return err
+	}
+	if len(objs) > 0 && !t.opts.Force {
+		names := make([]string, 0, len(objs))
+		for name := range objs {
+			names = append(names, name)
+		}
+		return fmt.Errorf("%s database %q already holds tables polyfuzz did not create (%s); polyfuzz works only in "+
+			"a database of its own (named after the DSN's database); use another database or pass --force",
+			t.dsn.Engine, t.db, sqlserver.ObjectList(names, 5))
+	}
+	t.keep = make(map[string]bool, len(objs))
+	for name := range objs {
+		t.keep[name] = true
+	}
+	return nil
+}
+
+func (t *Target) createDB() string {
+	s := "CREATE DATABASE " + t.db + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+	if t.mariadb {
+		s += " COMMENT '" + sqlserver.OwnerComment + "'"
+	}
+	return s
+}
+
+// objects returns the tables, views and sequences of the worker database with their types.
+func (t *Target) objects(ctx context.Context) (map[string]string, error) {
+	rows, err := t.rows(ctx, "SELECT TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"+t.db+"'")
+	if err != nil {
+		return nil, t.dsn.Failed("list the tables of "+t.db, err)
+	}
+	out := make(map[string]string, len(rows))
+	for _, r := range rows {
+		out[r[0]] = r[1]
+	}
+	return out, nil
+}
+
+// Name returns the flavor, "mysql" or "mariadb".
+func (t *Target) Name() string { return t.opts.Flavor }
+
+// Version returns the server's version, e.g. "10.11.14-MariaDB" or "8.0.36".
+func (t *Target) Version() string { return t.version }
+
+// Database returns the database the target works in.
+func (t *Target) Database() string { return t.db }
+
+var errClosed = errors.New("mysql: target is closed")
+
+// Reset empties the worker database (recreating it when polyfuzz owns it) and restores the
+// session's settings; after a crash it reconnects first.
+func (t *Target) Reset(ctx context.Context) error {
+	if t.closed {
+		return errClosed
+	}
+	if t.crashed != "" || t.conn == nil {
+		t.drop()
+		if err := t.connect(ctx, 3*time.Second); err != nil {
+			return err
+		}
+		t.crashed = ""
+	}
+	if err := t.empty(ctx); err != nil {
+		return err
+	}
+	stmts := []string{"ROLLBACK", "USE " + t.db, t.sessionSettings()}
+	for _, s := range stmts {
+		if err := t.exec(ctx, s); err != nil {
+			return t.dsn.Failed("reset the session", err)
+		}
+	}
+	return nil
+}
+
+// empty drops what polyfuzz created in the worker database.
+func (t *Target) empty(ctx context.Context) error {
+	if t.owned {
+		for _, s := range []string{"DROP DATABASE IF EXISTS " + t.db, t.createDB()} {
+			if err := t.exec(ctx, s); err != nil {
+				return t.dsn.Failed("recreate database "+t.db, err)
+			}
+		}
+		return nil
+	}
+	objs, err := t.objects(ctx)
+	if err != nil {
+		return err
+	}
+	var tables, views, seqs []string
+	for name, typ := range objs {
+		if t.keep[name] {
+			continue
+		}
+		q := t.db + ".`" + strings.ReplaceAll(name, "`", "``") + "`"
+		switch typ {
+		case "VIEW", "SYSTEM VIEW":
+			views = append(views, q)
+		case "SEQUENCE":
+			seqs = append(seqs, q)
+		default:
+			tables = append(tables, q)
+		}
+	}
+	var stmts []string
+	if len(views) > 0 {
+		stmts = append(stmts, "DROP VIEW IF EXISTS "+strings.Join(views, ", "))
+	}
+	if len(tables) > 0 {
+		stmts = append(stmts, "SET SESSION foreign_key_checks = 0", "DROP TABLE IF EXISTS "+strings.Join(tables, ", "))
+	}
+	if len(seqs) > 0 {
+		stmts = append(stmts, "DROP SEQUENCE IF EXISTS "+strings.Join(seqs, ", "))
+	}
+	for _, s := range stmts {
+		if err := t.exec(ctx, s); err != nil {
+			return t.dsn.Failed("drop polyfuzz's tables in "+t.db, err)
+		}
+	}
+	return nil
+}
+
+// drop forgets the current connection.
+func (t *Target) drop() {
+	if t.conn != nil {
+		t.conn.Close()
+		t.conn, t.query = nil, nil
+	}
+}
+
+// Close drops what polyfuzz created (the whole worker database when it owns it) and closes the
+// session.
+func (t *Target) Close() error {
+	if t.closed {
+		return nil
+	}
+	t.closed = true
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if t.conn == nil || t.crashed != "" {
+		t.drop()
+		if err := t.connect(ctx, 0); err != nil {
+			return err
+		}
+	}
+	defer t.drop()
+	t.exec(ctx, "ROLLBACK")
+	if t.owned {
+		if err := t.exec(ctx, "DROP DATABASE IF EXISTS "+t.db); err != nil {
+			return t.dsn.Failed("drop database "+t.db, err)
+		}
+		return nil
+	}
+	return t.empty(ctx)
+}
+
+// exec runs an internal statement and discards its rows.
+func (t *Target) exec(ctx context.Context, q string) error {
+	_, err := t.rows(ctx, q)
+	return err
+}
+
+// row runs an internal query that answers one row.
+func (t *Target) row(ctx context.Context, q string) ([]string, error) {
+	rows, err := t.rows(ctx, q)
+	if err == nil && len(rows) != 1 {
+		err = fmt.Errorf("%s answered %d rows", q, len(rows))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rows[0], nil
+}
+
+// rows runs an internal query and returns its rows as text.
+func (t *Target) rows(ctx context.Context, q string) ([][]string, error) {
+	if t.query == nil {
+		return nil, errors.New("not connected")
+	}
+	rs, err := t.query.QueryContext(ctx, q, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	vals := make([]driver.Value, len(rs.Columns()))
+	var out [][]string
+	for {
+		if err := rs.Next(vals); err != nil {
+			if err == io.EOF {
+				return out, nil
+			}
+			return nil, err
+		}
+		row := make([]string, len(vals))
+		for i, v := range vals {
+			switch x := v.(type) {
+			case []byte:
+				row[i] = string(x)
+			case nil:
+			default:
+				row[i] = fmt.Sprint(x)
+			}
+		}
+		out = append(out, row)
+	}
+}
+
+// Exec runs one statement and reads all its rows.
+func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
+	if t.closed {
+		return nil, errClosed
+	}
+	if t.crashed != "" {
+		return &fuzz.Result{Status: fuzz.StatusCrash, Err: t.crashed}, nil
+	}
+	if t.conn == nil {
+		// The backstop dropped the session; the database survives on the server.
+		if err := t.reopen(ctx); err != nil {
+			t.crashed = err.Error()
+			return &fuzz.Result{Status: fuzz.StatusCrash, Err: t.crashed}, nil
+		}
+	}
+	qctx := ctx
+	if t.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		qctx, cancel = context.WithTimeout(ctx, t.opts.Timeout+Backstop)
+		defer cancel()
+	}
+	start := time.Now()
+	res, err := t.run(qctx, stmt)
+	if err != nil {
+		return t.errResult(ctx, qctx, err)
+	}
+	if t.opts.Timeout > 0 && time.Since(start) >= t.opts.Timeout {
+		// The server interrupts some work quietly (BENCHMARK, for one, just returns): an answer
+		// that took the whole timeout may have been cut short.
+		return &fuzz.Result{Status: fuzz.StatusTimeout,
+			Err: fmt.Sprintf("statement ran over %s: answered after the timeout, possibly cut short", t.opts.Timeout)}, nil
+	}
+	return res, nil
+}
+
+// reopen opens a new session in the worker database after the old one was dropped, and kills what
+// the old one was running.
+func (t *Target) reopen(ctx context.Context) error {
+	old := t.connID
+	if err := t.connect(ctx, 0); err != nil {
+		return err
+	}
+	if old != 0 {
+		t.exec(ctx, "KILL "+strconv.FormatUint(old, 10)) // it may be gone already
+	}
+	if err := t.exec(ctx, "USE "+t.db); err != nil {
+		return t.dsn.Failed("use database "+t.db, err)
+	}
+	return nil
+}
+
+func (t *Target) run(ctx context.Context, stmt string) (*fuzz.Result, error) {
+	rs, err := t.query.QueryContext(ctx, stmt, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	res := &fuzz.Result{Status: fuzz.StatusOK}
+	cols := rs.Columns()
+	if len(cols) > 0 {
+		res.Columns = append([]string(nil), cols...)
+	}
+	t.types = t.types[:0]
+	tn, _ := rs.(driver.RowsColumnTypeDatabaseTypeName)
+	for i := range cols {
+		name := ""
+		if tn != nil {
+			name = tn.ColumnTypeDatabaseTypeName(i)
+		}
+		t.types = append(t.types, name)
+	}
+	if cap(t.vals) < len(cols) {
+		t.vals = make([]driver.Value, len(cols))
+	}
+	vals := t.vals[:len(cols)]
+	for {
+		if err := rs.Next(vals); err != nil {
+			if err == io.EOF {
+				break
+			}
+			return nil, err
+		}
+		row := make([]string, len(vals))
+		for i, v := range vals {
+			row[i] = Canonical(t.types[i], v)
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	return res, rs.Close()
+}
+
+// errResult turns a failed statement into its result: an engine error, a timeout or a crash.
+func (t *Target) errResult(ctx, qctx context.Context, err error) (*fuzz.Result, error) {
+	var me *mysql.MySQLError
+	isMy := errors.As(err, &me)
+	timeout := func(detail string) *fuzz.Result {
+		msg := fmt.Sprintf("statement ran over %s", t.opts.Timeout)
+		if detail != "" {
+			msg += ": " + detail
+		}
+		return &fuzz.Result{Status: fuzz.StatusTimeout, Err: msg}
+	}
+	switch {
+	case isMy && (me.Number == 1969 || me.Number == 3024):
+		return timeout(me.Message), nil
+	case isMy && (me.Number == 1053 || me.Number == 1927 || me.Number == 2006 || me.Number == 2013):
+		t.crashed = fmt.Sprintf("error %d: %s", me.Number, me.Message)
+		t.drop()
+		return &fuzz.Result{Status: fuzz.StatusCrash, Code: strconv.Itoa(int(me.Number)), Err: t.crashed}, nil
+	case isMy && qctx.Err() == nil:
+		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: strconv.Itoa(int(me.Number)), Err: me.Message}, nil
+	case ctx.Err() != nil:
+		// The caller gave up: drop the session, whose query may still run, and say why.
+		t.drop()
+		return nil, ctx.Err()
+	case qctx.Err() != nil:
+		// The backstop fired: the driver dropped the session. Exec reconnects next time.
+		t.drop()
+		return timeout("the server did not stop it; the session was dropped"), nil
+	}
+	if v, ok := t.conn.(driver.Validator); ok && !v.IsValid() || isLost(err) {
+		t.crashed = "lost the connection to the server: " + t.dsn.Redact(err.Error())
+		t.drop()
+		return &fuzz.Result{Status: fuzz.StatusCrash, Err: t.crashed}, nil
+	}
+	return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "driver", Err: t.dsn.Redact(err.Error())}, nil
+}
+
+func isLost(err error) bool {
+	var ne net.Error
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &ne)
+}
+
+// Canonical prints a value the driver read, given its column's database type name (as
+// ColumnTypeDatabaseTypeName reports it: "INT", "DECIMAL", "VARBINARY", ...).
+func Canonical(typeName string, v driver.Value) string {
+	switch x := v.(type) {
+	case nil:
+		return fuzz.Null
+	case int64:
+		return fuzz.Int(x)
+	case uint64:
+		return "i:" + strconv.FormatUint(x, 10)
+	case float32:
+		return fuzz.Float32(x)
+	case float64:
+		return fuzz.Float(x)
+	case []byte:
+		switch typeName {
+		case "DECIMAL":
+			return fuzz.Decimal(string(x))
+		case "BINARY", "VARBINARY", "BLOB", "TINYBLOB", "MEDIUMBLOB", "LONGBLOB", "BIT", "GEOMETRY":
+			return fuzz.Bytes(x)
+		}
+		return "t:" + string(x)
+	case time.Time:
+		return "t:" + x.Format("2006-01-02 15:04:05.999999")
+	}
+	return "t:" + fmt.Sprint(v)
+}

@@ -1,0 +1,221 @@
+package sqlserver
+
+import (
+	"context"
+	"net"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseDSN(t *testing.T) {
+	tests := []struct {
+		engine, dsn string
+		want        *DSN
+		err         string
+	}{
+		{"postgres", "postgres://polyfuzz:polyfuzz-secret@127.0.0.1:55432/polyfuzz?sslmode=disable",
+			&DSN{Engine: "postgres", Scheme: "postgres", User: "polyfuzz", Password: "polyfuzz-secret", Host: "127.0.0.1",
+				Port: 55432, Database: "polyfuzz", Params: map[string]string{"sslmode": "disable"}}, ""},
+		{"postgres", "postgresql://u:p%40ss@db.example/", &DSN{Engine: "postgres", Scheme: "postgresql", User: "u",
+			Password: "p@ss", Host: "db.example", Port: 5432, Database: "polyfuzz", Params: map[string]string{}}, ""},
+		{"mysql", "mysql://root@[::1]:3307/app", &DSN{Engine: "mysql", Scheme: "mysql", User: "root", Host: "::1",
+			Port: 3307, Database: "app", Params: map[string]string{}}, ""},
+		{"mysql", "mariadb://u:p@h/d", &DSN{Engine: "mysql", Scheme: "mariadb", User: "u", Password: "p", Host: "h",
+			Port: 3306, Database: "d", Params: map[string]string{}}, ""},
+		{"mariadb", "MARIADB://u:p@h:1/d", &DSN{Engine: "mariadb", Scheme: "mariadb", User: "u", Password: "p", Host: "h",
+			Port: 1, Database: "d", Params: map[string]string{}}, ""},
+		{"postgres", "mysql://u:secret1@h:3306/d", nil,
+			"--dbms postgres got a mysql:// DSN; give postgres://USER:PASS@HOST:PORT/DB"},
+		{"mysql", "postgres://u:secret1@h/d", nil, "--dbms mysql got a postgres:// DSN; give mysql://USER:PASS@HOST:PORT/DB"},
+		{"postgres", "host=h user=u password=secret1", nil,
+			"--dbms postgres got a DSN that is not a URL (host=h user=u password=***); give postgres://USER:PASS@HOST:PORT/DB"},
+		{"mysql", "u:secret1@tcp(h:3306)/d", nil,
+			"--dbms mysql got a DSN that is not a URL (u:***@tcp(h:3306)/d); give mysql://USER:PASS@HOST:PORT/DB"},
+		{"postgres", "postgres://h:5432/d", nil, "--dbms postgres got a DSN without a user (postgres://h:5432/d); give postgres://USER:PASS@HOST:PORT/DB"},
+		{"postgres", "postgres://u:secret1@h:99999/d", nil, `--dbms postgres got a DSN with port "99999"; give postgres://USER:PASS@HOST:PORT/DB`},
+		{"postgres", "postgres://u:secret1@h:x/d", nil, `--dbms postgres got a DSN that does not parse (postgres://u:***@h:x/d); give postgres://USER:PASS@HOST:PORT/DB`},
+		{"sqlite", "sqlite://x", nil, `unknown SQL server engine "sqlite" (want postgres, mysql or mariadb)`},
+	}
+	for _, tc := range tests {
+		got, err := ParseDSN(tc.engine, tc.dsn)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("ParseDSN(%s, %q) error = %v, want %q", tc.engine, tc.dsn, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ParseDSN(%s, %q) = %+v, %v, want %+v", tc.engine, tc.dsn, got, err, tc.want)
+		}
+	}
+}
+
+func TestDSNStrings(t *testing.T) {
+	d, err := ParseDSN("postgres", "postgres://polyfuzz:s3cr%2Ft@127.0.0.1:55432/db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ got, want string }{
+		{d.Addr(), "127.0.0.1:55432"},
+		{d.String(), "postgres://polyfuzz:***@127.0.0.1:55432/db"},
+		{d.URL(), "postgres://polyfuzz:s3cr%2Ft@127.0.0.1:55432/db"},
+		{d.Redact("auth failed for s3cr/t and s3cr%2Ft"), "auth failed for *** and ***"},
+	}
+	for _, tc := range tests {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"postgres://polyfuzz:polyfuzz-secret@127.0.0.1:55432/polyfuzz", "postgres://polyfuzz:***@127.0.0.1:55432/polyfuzz"},
+		{"dial mysql://u:p@ss@host:1/db failed", "dial mysql://u:***@host:1/db failed"},
+		{"mariadb://u@host/db", "mariadb://u@host/db"},
+		{"root:hunter2@tcp(127.0.0.1:3306)/x", "root:***@tcp(127.0.0.1:3306)/x"},
+		{"host=h password=hunter2 user=u", "host=h password=*** user=u"},
+		{"host=h password='a b\\' c' user=u", "host=h password=*** user=u"},
+		{"?sslmode=disable&password=hunter2&x=1", "?sslmode=disable&password=***&x=1"},
+		{"PWD = hunter2", "PWD = ***"},
+		{"no secrets here: 1:2@3", "no secrets here: 1:2@3"},
+	}
+	for _, tc := range tests {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestConnectFailures(t *testing.T) {
+	d := &DSN{Engine: "postgres", User: "polyfuzz", Password: "sekrit-pw", Host: "127.0.0.1", Port: 1}
+	tests := []struct {
+		got  error
+		want string
+	}{
+		{d.Unreachable("connection refused"),
+			"cannot reach postgres at 127.0.0.1:1: connection refused; is the server running? start it or fix --dbms postgres=DSN"},
+		{d.AuthFailed(""), `postgres at 127.0.0.1:1 refused user "polyfuzz": wrong password or no such user`},
+		{d.AuthFailed("password sekrit-pw is wrong"), `postgres at 127.0.0.1:1 refused user "polyfuzz": password *** is wrong`},
+		{d.WrongProtocol(ProtocolMySQL), "127.0.0.1:1 does not speak the postgres protocol (is it a MySQL/MariaDB server?)"},
+		{(&DSN{Engine: "mariadb", Host: "h", Port: 2}).WrongProtocol(ProtocolPostgres),
+			"h:2 does not speak the mariadb protocol (is it a PostgreSQL server?)"},
+	}
+	for _, tc := range tests {
+		if tc.got.Error() != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func TestNetReason(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	_, err = net.Dial("tcp", addr)
+	if reason, ok := NetReason(err); !ok || reason != "connection refused" {
+		t.Errorf("NetReason(%v) = %q, %v", err, reason, ok)
+	}
+	if _, ok := NetReason(context.Canceled); ok {
+		t.Error("NetReason took a canceled context for an unreachable server")
+	}
+}
+
+// fakeServer accepts one connection and plays a server that greets with greeting (if any) and
+// answers anything the client sends with reply.
+func fakeServer(t *testing.T, greeting, reply []byte) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		if greeting != nil {
+			c.Write(greeting)
+		}
+		buf := make([]byte, 64)
+		if n, _ := c.Read(buf); n > 0 && reply != nil {
+			c.Write(reply)
+		}
+		c.Read(buf)
+	}()
+	return l.Addr().String()
+}
+
+func TestProbe(t *testing.T) {
+	mysqlGreeting := append([]byte{10, 0, 0, 0, 10}, "5.5.5-10.11.19-MariaDB"...)
+	tests := []struct {
+		name            string
+		greeting, reply []byte
+		want            Protocol
+	}{
+		{"mysql", mysqlGreeting, nil, ProtocolMySQL},
+		{"mysql error packet", []byte{5, 0, 0, 0, 0xff, 1, 2}, nil, ProtocolMySQL},
+		{"postgres", nil, []byte{'N'}, ProtocolPostgres},
+		{"silent", nil, nil, ProtocolUnknown},
+		{"http", []byte("HTTP/1.1 400 Bad Request\r\n"), nil, ProtocolUnknown},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			addr := fakeServer(t, tc.greeting, tc.reply)
+			start := time.Now()
+			if got := Probe(context.Background(), addr); got != tc.want {
+				t.Errorf("Probe = %v, want %v", got, tc.want)
+			}
+			if d := time.Since(start); d > 2*GreetingWait+time.Second {
+				t.Errorf("Probe took %s", d)
+			}
+		})
+	}
+}
+
+func TestObjectList(t *testing.T) {
+	tests := []struct {
+		objs []string
+		max  int
+		want string
+	}{
+		{[]string{"table public.b", "table public.a"}, 5, "table public.a, table public.b"},
+		{[]string{"c", "b", "a", "d"}, 2, "a, b and 2 more"},
+		{nil, 5, ""},
+	}
+	for _, tc := range tests {
+		if got := ObjectList(tc.objs, tc.max); got != tc.want {
+			t.Errorf("ObjectList(%v, %d) = %q, want %q", tc.objs, tc.max, got, tc.want)
+		}
+	}
+}
+
+func TestCheckIdent(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"polyfuzz_w0", true},
+		{"_x9", true},
+		{"9x", false},
+		{"a-b", false},
+		{"a`; DROP DATABASE x; --", false},
+		{strings.Repeat("a", 65), false},
+	}
+	for _, tc := range tests {
+		if err := CheckIdent("mysql", "database", tc.name, 64); (err == nil) != tc.ok {
+			t.Errorf("CheckIdent(%q) = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+	if WorkerName("polyfuzz", 3) != "polyfuzz_w3" {
+		t.Error(WorkerName("polyfuzz", 3))
+	}
+}
