@@ -73,6 +73,7 @@ type counters struct {
 	newFindings         int
 	seen                map[string]*Record
 	new                 []*Record
+	retries             map[string]int // title -> examples tried in place of an unreproduced one
 	workers             []*workerStats
 }
 
@@ -160,7 +161,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		defer t.Stop()
 	}
 
-	c := &counters{skips: map[string]int64{}, kinds: map[string]int64{}, seen: map[string]*Record{}}
+	c := &counters{skips: map[string]int64{}, kinds: map[string]int64{}, seen: map[string]*Record{}, retries: map[string]int{}}
 	meta := Meta{Options: cfg.Options, Format: cfg.Format, Replay: cfg.Replay}
 	meta.Targets = info.Targets
 	var nextGroup atomic.Uint64
@@ -427,6 +428,18 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 	return nil
 }
 
+// maxRetries bounds how many later examples of an unreproduced finding are tried in its place.
+const maxRetries = 5
+
+// retry reports whether another example of the unreproduced finding with the given title may be
+// tried, counting the try.
+func (w *worker) retry(title string) bool {
+	w.c.mu.Lock()
+	defer w.c.mu.Unlock()
+	w.c.retries[title]++
+	return w.c.retries[title] <= maxRetries
+}
+
 // batchSize is how many consecutive cases of one setup are sent to the targets in one call.
 const batchSize = 16
 
@@ -450,10 +463,15 @@ func (w *worker) found(f *fuzz.Finding, o fuzz.Oracle) error {
 		}
 	}
 	w.c.mu.Unlock()
-	if !isNew {
-		return nil
-	}
 	ctx := w.parent
+	if !isNew {
+		if !cfg.Store.Unreproduced(rec) || !w.retry(rec.Title) || !w.reproduces(ctx, o, f.Case, f.Title) {
+			return nil
+		}
+		if err := cfg.Store.Replace(rec, f, w.meta); err != nil {
+			return fmt.Errorf("store finding: %w", err)
+		}
+	}
 	ok := 0
 	for range cfg.Confirm {
 		if w.reproduces(ctx, o, f.Case, f.Title) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -239,5 +240,34 @@ func TestRunServerDies(t *testing.T) {
 	if sum == nil || len(sum.New) != 1 || sum.New[0].Kind != fuzz.KindCrash ||
 		sum.New[0].Title != "crash: fake: server closed the connection" {
 		t.Fatalf("findings %+v, want the crash", sum)
+	}
+}
+
+// onceOracle reports "crash: fake: down" the first time it checks any case (an innocent statement
+// that saw a shared server die), and always for the cases whose seed is a multiple of 7 (the
+// statement that crashes it).
+type onceOracle struct{ seen *atomic.Bool }
+
+func (onceOracle) Name() string { return "fake" }
+func (o onceOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	if o.seen.CompareAndSwap(false, true) && c.Seed%7 != 0 || c.Seed%7 == 0 {
+		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{Title: "crash: fake: down", Kind: fuzz.KindCrash,
+			Oracle: "fake", Case: c, Runs: runs}}
+	}
+	return fuzz.Verdict{Checked: true}
+}
+
+// TestRunReplacesUnreproduced checks that an unreproduced finding takes a later example that
+// reproduces, which is then confirmed.
+func TestRunReplacesUnreproduced(t *testing.T) {
+	cfg, _ := newConfig(t, 1, fakeOracle{}, nil)
+	cfg.Oracles = []fuzz.Oracle{onceOracle{seen: &atomic.Bool{}}}
+	cfg.Workers, cfg.Tests, cfg.Seed = 1, 200, 3
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.New) != 1 || sum.New[0].Status != StatusConfirmed || sum.New[0].Seed%7 != 0 {
+		t.Fatalf("findings %+v, want one confirmed with a seed that is a multiple of 7", sum.New)
 	}
 }

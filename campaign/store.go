@@ -152,25 +152,51 @@ func (s *Store) Add(f *fuzz.Finding, m Meta) (rec *Record, isNew bool, err error
 	}
 	s.byTitle[r.Title] = r
 	s.mu.Unlock()
+	return r, true, s.writeExample(r, f, m)
+}
 
+// writeExample writes f's case, runs and reproducer into r's directory, then r itself.
+func (s *Store) writeExample(r *Record, f *fuzz.Finding, m Meta) error {
+	dir := filepath.Join(s.Dir, "findings", r.Hash)
+	c := f.Case
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return r, true, err
+		return err
 	}
 	if err := writeJSON(dir, "case.json", c); err != nil {
-		return r, true, err
+		return err
 	}
 	if err := writeJSON(dir, "runs.json", f.Runs); err != nil {
-		return r, true, err
+		return err
 	}
 	if m.Format != nil {
 		if err := writeAtomic(dir, "case"+m.Format.Ext(), m.Format.CaseText(c, f.Roles)); err != nil {
-			return r, true, err
+			return err
 		}
 		if err := s.writeRepro(dir, r, c, m.Format); err != nil {
-			return r, true, err
+			return err
 		}
 	}
-	return r, true, s.Save(r)
+	return s.Save(r)
+}
+
+// Unreproduced reports whether r is stored as unreproduced, that is, its example did not
+// reproduce when it was confirmed.
+func (s *Store) Unreproduced(r *Record) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return r.Status == StatusUnreproduced
+}
+
+// Replace makes f the example of r, an unreproduced finding with the same title, and marks r
+// unconfirmed again. A crash of a server shared by several workers is first seen by whichever
+// statement was running; the statement that crashed it comes later and reproduces.
+func (s *Store) Replace(r *Record, f *fuzz.Finding, m Meta) error {
+	c := f.Case
+	s.mu.Lock()
+	r.Gen, r.Seed, r.Expected, r.Actual, r.Roles = c.Gen, c.Seed, f.Expected, f.Actual, f.Roles
+	r.Statements, r.Status, r.Reliability, r.Note = len(c.Setup)+len(c.Queries), StatusUnconfirmed, "", ""
+	s.mu.Unlock()
+	return s.writeExample(r, f, m)
 }
 
 func (s *Store) writeRepro(dir string, r *Record, c *fuzz.Case, f Format) error {
