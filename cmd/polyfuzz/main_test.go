@@ -230,7 +230,7 @@ func TestBadInput(t *testing.T) {
 	os.WriteFile(file, nil, 0o644)
 	notFinding := t.TempDir()
 	checkBadInputs(t, []badInput{
-		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown --dbms "oracle" (known: sqlite)`},
+		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown engine "oracle" (known: duckdb, mariadb, mysql, postgres, sqlite)`},
 		{"unknown oracle", []string{"sql", "--oracle", "pqs"}, 2, `unknown --oracle "pqs"`},
 		{"unwritable out", []string{"sql", "--tests", "1", "--out", filepath.Join(file, "out")}, 2,
 			"cannot write to output directory"},
