@@ -15,6 +15,14 @@
 # privileges on MariaDB, where polyfuzz creates a database per worker) and a database polyfuzz.
 # PostgreSQL trusts its local socket and asks for a password over TCP; MariaDB always asks.
 # Installs nothing: scripts/test.sh installs postgresql, mariadb-server and mariadb-client.
+#
+# Crashes: PostgreSQL's postmaster restarts a crashed backend itself. mariadbd runs under a small
+# supervisor loop, as mysqld_safe does: when it dies by a signal or exits non-zero, the loop logs a
+# line to the server's log and starts it again with the same arguments 0.3 s later (the targets'
+# Reset waits for it), until sqlservers_stop. A mariadbd that exits before it ever came up is not
+# restarted, and the loop gives up after 5 restarts in a row that die before they come up.
+# The loop's pid is in DIR/supervisor.pid and the current mariadbd's in DIR/mariadbd.pid, where DIR
+# is the directory of the server's pid file (SELECT @@pid_file).
 
 _SQLSERVERS_USER=polyfuzz
 _SQLSERVERS_PASS=polyfuzz-secret
@@ -22,7 +30,7 @@ _SQLSERVERS_DB=polyfuzz
 # What sqlservers_start started (kept if the file is sourced again).
 _SQLSERVERS_PG_DIR="${_SQLSERVERS_PG_DIR:-}"           # temp dir of the PostgreSQL cluster, if any
 _SQLSERVERS_MARIADB_DIR="${_SQLSERVERS_MARIADB_DIR:-}" # temp dir of the MariaDB server, if any
-_SQLSERVERS_MARIADB_PID="${_SQLSERVERS_MARIADB_PID:-}"
+_SQLSERVERS_MARIADB_PID="${_SQLSERVERS_MARIADB_PID:-}" # pid of the supervisor loop around mariadbd, if any
 
 # _sqlservers_tmp prints where the servers' data goes: POLYFUZZ_SQLSERVERS_TMP if set, else
 # /dev/shm when it has a gigabyte free (MariaDB creates and drops table files on every reset, which
@@ -126,6 +134,57 @@ _sqlservers_start_postgres() {
   echo "postgres $ver on 127.0.0.1:$port"
 }
 
+# _sqlservers_mariadb_supervise DIR MARIADBD ARGS... runs MARIADBD ARGS... and restarts it with the
+# same arguments when it dies by a signal or exits non-zero, logging a line to DIR/server.log each
+# time, until the loop gets SIGTERM: then it stops the server (SIGTERM, a clean shutdown) and
+# returns 0 once the server has exited; else it returns the last server's status. A server that dies before it came up (its pid file, which
+# mariadbd writes when it starts listening and removes at a clean shutdown, is missing) is not
+# restarted when no server came up before it, nor after 5 such deaths in a row. Run it in the
+# background: it writes its own pid to DIR/supervisor.pid and the server's to DIR/mariadbd.pid.
+_sqlservers_mariadb_supervise() {
+  set +eu # the caller's errexit and nounset (scripts/test.sh sets them) must not end the loop
+  local dir=$1 server="" rc=0 what up=0 fails=0
+  shift
+  _sqlservers_supervise_stop=0
+  # On SIGTERM: no more restarts, and stop the server if one runs. The check after each start
+  # covers a SIGTERM that comes while a server is being started.
+  trap '_sqlservers_supervise_stop=1; [ -z "$server" ] || kill -TERM "$server" 2>/dev/null' TERM
+  echo "$BASHPID" >"$dir/supervisor.pid"
+  while [ "$_sqlservers_supervise_stop" = 0 ]; do
+    rm -f "$dir/mariadb.pid"
+    "$@" &
+    server=$!
+    echo "$server" >"$dir/mariadbd.pid"
+    [ "$_sqlservers_supervise_stop" = 0 ] || kill -TERM "$server" 2>/dev/null
+    wait "$server"
+    rc=$?
+    # wait returns early when SIGTERM comes; then wait on until the server has exited.
+    while kill -0 "$server" 2>/dev/null; do
+      wait "$server"
+      rc=$?
+    done
+    [ "$_sqlservers_supervise_stop" = 0 ] && [ "$rc" -ne 0 ] || break
+    if [ -e "$dir/mariadb.pid" ]; then
+      up=1
+      fails=0
+    else
+      fails=$((fails + 1))
+    fi
+    what="exited with status $rc"
+    [ "$rc" -le 128 ] || what="died by signal $((rc - 128)) (SIG$(kill -l "$((rc - 128))" 2>/dev/null))"
+    if [ "$up" = 0 ] || [ "$fails" -gt 5 ]; then
+      echo "$(date '+%Y-%m-%d %H:%M:%S') sqlservers: mariadbd (pid $server) $what before it came up; not restarting it" \
+        >>"$dir/server.log"
+      break
+    fi
+    echo "$(date '+%Y-%m-%d %H:%M:%S') sqlservers: mariadbd (pid $server) $what; restarting it" >>"$dir/server.log"
+    server=""
+    sleep 0.3
+  done
+  rm -f "$dir/supervisor.pid" "$dir/mariadbd.pid"
+  [ "$_sqlservers_supervise_stop" = 1 ] || return "$rc"
+}
+
 _sqlservers_start_mariadb() {
   local port="${POLYFUZZ_MARIADB_PORT:-53306}" dir ver i sql
   export POLYFUZZ_MARIADB_DSN="mariadb://$_SQLSERVERS_USER:$_SQLSERVERS_PASS@127.0.0.1:$port/$_SQLSERVERS_DB"
@@ -155,14 +214,15 @@ _sqlservers_start_mariadb() {
     cat "$dir/install.log" >&2
     return 1
   fi
-  "$mariadbd" --no-defaults --user="$(id -un)" --datadir="$dir/data" --socket="$dir/mariadb.sock" \
-    --pid-file="$dir/mariadb.pid" --log-error="$dir/server.log" --port="$port" --bind-address=127.0.0.1 \
-    --skip-name-resolve --skip-log-bin --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 --innodb-flush-method=nosync \
-    --sync-frm=0 --performance-schema=0 --innodb-buffer-pool-size=64M >/dev/null 2>&1 &
+  _sqlservers_mariadb_supervise "$dir" "$mariadbd" --no-defaults --user="$(id -un)" --datadir="$dir/data" \
+    --socket="$dir/mariadb.sock" --pid-file="$dir/mariadb.pid" --log-error="$dir/server.log" --port="$port" \
+    --bind-address=127.0.0.1 --skip-name-resolve --skip-log-bin --innodb-flush-log-at-trx-commit=0 --innodb-doublewrite=0 \
+    --innodb-flush-method=nosync --sync-frm=0 --performance-schema=0 --innodb-buffer-pool-size=64M </dev/null >/dev/null 2>&1 &
   _SQLSERVERS_MARIADB_PID=$!
   for i in $(seq 1 300); do
     _sqlservers_mariadb_ready "$port" && break
     if ! kill -0 "$_SQLSERVERS_MARIADB_PID" 2>/dev/null; then
+      wait "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
       echo "sqlservers: mariadbd exited; its log:" >&2
       cat "$dir/server.log" >&2
       _SQLSERVERS_MARIADB_PID=""
@@ -192,7 +252,7 @@ sqlservers_start() {
 
 # sqlservers_stop stops the servers sqlservers_start started and removes their temp dirs.
 sqlservers_stop() {
-  local bin i
+  local bin i server
   if [ -n "$_SQLSERVERS_PG_DIR" ]; then
     if [ -f "$_SQLSERVERS_PG_DIR/data/postmaster.pid" ]; then
       bin=$(_sqlservers_pg_bin)
@@ -202,12 +262,26 @@ sqlservers_stop() {
     _SQLSERVERS_PG_DIR=""
   fi
   if [ -n "$_SQLSERVERS_MARIADB_PID" ]; then
-    kill "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
+    # SIGTERM ends the supervisor's loop first; the loop then shuts the server down and exits.
+    kill -TERM "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
     for i in $(seq 1 100); do
       kill -0 "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || break
       sleep 0.1
     done
-    kill -9 "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
+    if kill -0 "$_SQLSERVERS_MARIADB_PID" 2>/dev/null; then
+      # The server did not shut down within 10 s: kill it (the loop, still waiting on it, names
+      # it in DIR/mariadbd.pid), then the loop.
+      server=""
+      if [ -n "$_SQLSERVERS_MARIADB_DIR" ]; then
+        server=$(cat "$_SQLSERVERS_MARIADB_DIR/mariadbd.pid" 2>/dev/null) || true
+      fi
+      [ -z "$server" ] || kill -KILL "$server" 2>/dev/null || true
+      for i in $(seq 1 20); do
+        kill -0 "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || break
+        sleep 0.1
+      done
+      kill -KILL "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
+    fi
     wait "$_SQLSERVERS_MARIADB_PID" 2>/dev/null || true
     _SQLSERVERS_MARIADB_PID=""
   fi

@@ -33,3 +33,5 @@ source scripts/sqlservers.sh
 trap sqlservers_stop EXIT
 sqlservers_start
 go test -count=1 -timeout 20m "$@" ./...
+# The tests that crash a shared server (testenv.Exclusive), alone.
+POLYFUZZ_EXCLUSIVE=1 go test -count=1 -timeout 10m -p 1 -run 'TestServerCrash|TestRecordedFindings' "$@" ./targets/mysql ./cmd/polyfuzz

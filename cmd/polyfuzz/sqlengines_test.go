@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -198,4 +199,44 @@ func TestServerBadInput(t *testing.T) {
 			t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 		}
 	})
+}
+
+// TestRecordedFindings replays the real engine bugs kept in testdata/sql-findings (docs/sql.md):
+// on the engine version they were found on, each must reproduce, original and reduced case; on
+// another version the test reports whether it still does. A recorded crash takes the server down
+// (the test script's supervisor restarts it), so the test runs alone.
+func TestRecordedFindings(t *testing.T) {
+	testenv.Exclusive(t)
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sql-findings", "*"))
+	if len(dirs) == 0 {
+		t.Fatal("no recorded findings in testdata/sql-findings")
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			rec, _, _, err := campaign.LoadFinding(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range strings.Split(rec.Options["dbms"], ",") {
+				if env := engines[name].env; env != "" {
+					testenv.NeedDSN(t, env)
+				}
+			}
+			code, stdout, stderr := polyfuzz(t, "replay", dir)
+			var recorded []string
+			for _, tg := range rec.Targets {
+				recorded = append(recorded, tg.Name+" "+tg.Version)
+			}
+			sameVersions := strings.Contains(stdout, "on "+strings.Join(recorded, ", ")+"\n")
+			switch {
+			case code == 0:
+				t.Logf("%s reproduces:\n%s", rec.Title, stdout)
+			case sameVersions:
+				t.Fatalf("%s does not reproduce on the version it was found on (exit %d):\n%s%s", rec.Title, code, stdout, stderr)
+			default:
+				t.Logf("%s does not reproduce on this version (found on %s): fixed?\n%s%s", rec.Title,
+					strings.Join(recorded, ", "), stdout, stderr)
+			}
+		})
+	}
 }

@@ -68,3 +68,17 @@ func Seed(t testing.TB) uint64 {
 	t.Logf("seed %d (set POLYFUZZ_SEED to change it)", seed)
 	return seed
 }
+
+// EnvExclusive is set by scripts/test.sh for its last step, which runs the tests that crash a
+// shared server, alone.
+const EnvExclusive = "POLYFUZZ_EXCLUSIVE"
+
+// Exclusive skips t unless the tests run alone (EnvExclusive=1): t crashes a server that the
+// tests of other packages, running in parallel, use. scripts/test.sh runs such tests in a step of
+// their own after all the others, with `-run` naming them.
+func Exclusive(t testing.TB) {
+	t.Helper()
+	if os.Getenv(EnvExclusive) != "1" {
+		t.Skipf("crashes a shared server: runs alone, in the last step of scripts/test.sh (set %s=1 to run it)", EnvExclusive)
+	}
+}

@@ -23,7 +23,9 @@
 // binary strings (BINARY, VARBINARY, BLOBs, BIT) as b:, other strings and every other type as t:
 // with the server's text. Engine errors carry the error number as Result.Code ("1062"). A lost
 // connection (or error 1053, 1927, 2006, 2013) is a crash: Exec answers crash until Reset, which
-// reconnects.
+// reconnects, waiting up to a minute while the server restarts and recovers (a supervisor such as
+// mysqld_safe or systemd restarts a crashed mariadbd, which then runs InnoDB's crash recovery
+// before it accepts connections).
 package mysql
 
 import (
@@ -50,6 +52,9 @@ const SQLMode = "STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION"
 
 // Backstop is how long past Timeout the client waits before it gives up on the server.
 const Backstop = 2 * time.Second
+
+// recoveryWait bounds how long Reset waits for a server that is restarting or recovering.
+const recoveryWait = 60 * time.Second
 
 // Options configure a MySQL or MariaDB target.
 type Options struct {
@@ -91,6 +96,26 @@ type Target struct {
 
 // Open connects, claims the worker database and empties it.
 func Open(ctx context.Context, opts Options) (*Target, error) {
+	t, err := newTarget(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.connect(ctx, 0); err != nil {
+		return nil, err
+	}
+	if err := t.claim(ctx); err != nil {
+		t.drop()
+		return nil, err
+	}
+	if err := t.Reset(ctx); err != nil {
+		t.drop()
+		return nil, err
+	}
+	return t, nil
+}
+
+// newTarget checks the options and sets up the connector, without connecting.
+func newTarget(opts Options) (*Target, error) {
 	flavor := opts.Flavor
 	if flavor == "" {
 		flavor = sqlserver.MySQL
@@ -133,19 +158,7 @@ func Open(ctx context.Context, opts Options) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s DSN %s: %s", flavor, dsn, dsn.Redact(err.Error()))
 	}
-	t := &Target{opts: opts, dsn: dsn, connector: connector, db: db}
-	if err := t.connect(ctx, 0); err != nil {
-		return nil, err
-	}
-	if err := t.claim(ctx); err != nil {
-		t.drop()
-		return nil, err
-	}
-	if err := t.Reset(ctx); err != nil {
-		t.drop()
-		return nil, err
-	}
-	return t, nil
+	return &Target{opts: opts, dsn: dsn, connector: connector, db: db}, nil
 }
 
 // dial connects and waits for the server's greeting, so that a server of another engine (which
@@ -184,10 +197,11 @@ func (c *greetedConn) Read(b []byte) (int, error) {
 	return c.Conn.Read(b)
 }
 
-// connect opens a session and sets it up; wait > 0 retries a refused connection that long.
+// connect opens a session and sets it up, retrying for up to wait while the server restarts or
+// recovers.
 func (t *Target) connect(ctx context.Context, wait time.Duration) error {
 	start := time.Now()
-	for {
+	for retried := false; ; retried = true {
 		cctx, cancel := context.WithTimeout(ctx, sqlserver.ConnectTimeout+sqlserver.GreetingWait)
 		c, err := t.connector.Connect(cctx)
 		cancel()
@@ -195,9 +209,15 @@ func (t *Target) connect(ctx context.Context, wait time.Duration) error {
 			t.conn, t.query = c, c.(driver.QueryerContext)
 			break
 		}
-		if _, unreachable := sqlserver.NetReason(err); unreachable && time.Since(start) < wait && ctx.Err() == nil {
-			time.Sleep(100 * time.Millisecond)
+		if ctx.Err() == nil && retryable(err, time.Since(start), wait) {
+			select {
+			case <-ctx.Done():
+			case <-time.After(100 * time.Millisecond):
+			}
 			continue
+		}
+		if reason, unreachable := sqlserver.NetReason(err); unreachable && retried {
+			return t.dsn.Unreachable(fmt.Sprintf("%s (retried for %s)", reason, time.Since(start).Round(time.Second)))
 		}
 		return t.connectError(ctx, err)
 	}
@@ -238,6 +258,36 @@ func (t *Target) sessionSettings() string {
 		s += ", SESSION max_execution_time = " + strconv.FormatInt(ms, 10)
 	}
 	return s
+}
+
+// retryable reports whether a failed connect, elapsed into a wait, may succeed soon: the server
+// refuses connections while it restarts after a crash and runs InnoDB's recovery, or drops them
+// while it goes down again or shuts down. A name that does not resolve, a refused login or a
+// server of another engine is not retried.
+func retryable(err error, elapsed, wait time.Duration) bool {
+	if elapsed >= wait {
+		return false
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return lostErrno(me.Number)
+	}
+	var dnsErr *net.DNSError
+	var wrong *sqlserver.WrongProtocolError
+	var failure *sqlserver.ConnectFailure
+	switch {
+	case errors.As(err, &dnsErr), errors.As(err, &wrong):
+		return false
+	case errors.As(err, &failure):
+		return true // the server accepted the connection but sent no greeting
+	}
+	return isLost(err)
+}
+
+// lostErrno reports whether a MySQL error number means the session is gone: the server is
+// shutting down (1053), killed the connection (1927), or the client lost it (2006, 2013).
+func lostErrno(n uint16) bool {
+	return n == 1053 || n == 1927 || n == 2006 || n == 2013
 }
 
 func (t *Target) connectError(ctx context.Context, err error) error {
@@ -329,14 +379,15 @@ func (t *Target) Database() string { return t.db }
 var errClosed = errors.New("mysql: target is closed")
 
 // Reset empties the worker database (recreating it when polyfuzz owns it) and restores the
-// session's settings; after a crash it reconnects first.
+// session's settings; after a crash it reconnects first, waiting while the server restarts and
+// recovers.
 func (t *Target) Reset(ctx context.Context) error {
 	if t.closed {
 		return errClosed
 	}
 	if t.crashed != "" || t.conn == nil {
 		t.drop()
-		if err := t.connect(ctx, 3*time.Second); err != nil {
+		if err := t.connect(ctx, recoveryWait); err != nil {
 			return err
 		}
 		t.crashed = ""
@@ -590,7 +641,7 @@ func (t *Target) errResult(ctx, qctx context.Context, err error) (*fuzz.Result, 
 	switch {
 	case isMy && (me.Number == 1969 || me.Number == 3024):
 		return timeout(me.Message), nil
-	case isMy && (me.Number == 1053 || me.Number == 1927 || me.Number == 2006 || me.Number == 2013):
+	case isMy && lostErrno(me.Number):
 		t.crashed = fmt.Sprintf("error %d: %s", me.Number, me.Message)
 		t.drop()
 		return &fuzz.Result{Status: fuzz.StatusCrash, Code: strconv.Itoa(int(me.Number)), Err: t.crashed}, nil
@@ -613,6 +664,7 @@ func (t *Target) errResult(ctx, qctx context.Context, err error) (*fuzz.Result, 
 	return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "driver", Err: t.dsn.Redact(err.Error())}, nil
 }
 
+// isLost reports whether err says the connection to the server is gone.
 func isLost(err error) bool {
 	var ne net.Error
 	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn) || errors.Is(err, io.EOF) ||

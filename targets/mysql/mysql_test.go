@@ -3,11 +3,19 @@ package mysql
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"fmt"
+	"io"
+	"net"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -202,6 +210,74 @@ func TestLostConnection(t *testing.T) {
 	mustExec(t, tg, "CREATE TABLE t0(c0 INT)", "SELECT * FROM t0")
 }
 
+func TestRetryable(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
+	tests := []struct {
+		name    string
+		err     error
+		elapsed time.Duration
+		want    bool
+	}{
+		{"refused while restarting", refused, time.Second, true},
+		{"refused past the wait", refused, recoveryWait, false},
+		{"shutting down", &mysql.MySQLError{Number: 1053, Message: "Server shutdown in progress"}, 0, true},
+		{"lost during the handshake", &mysql.MySQLError{Number: 2013, Message: "Lost connection"}, 0, true},
+		{"bad connection", driver.ErrBadConn, 0, true},
+		{"invalid connection", mysql.ErrInvalidConn, 0, true},
+		{"closed at once", io.EOF, 0, true},
+		{"no greeting", (&sqlserver.DSN{Engine: "mariadb", Host: "h", Port: 1}).Unreachable("no greeting"), 0, true},
+		{"wrong password", &mysql.MySQLError{Number: 1045, Message: "Access denied"}, 0, false},
+		{"other engine error", &mysql.MySQLError{Number: 1146, Message: "no table"}, 0, false},
+		{"no such host", &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Name: "nohost", Err: "no such host"}}, 0, false},
+		{"other engine", (&sqlserver.DSN{Engine: "mariadb", Host: "h", Port: 1}).WrongProtocol(sqlserver.ProtocolPostgres), 0, false},
+		{"anything else", errors.New("something else"), 0, false},
+	}
+	for _, tc := range tests {
+		if got := retryable(tc.err, tc.elapsed, recoveryWait); got != tc.want {
+			t.Errorf("%s: retryable(%v, %s) = %v, want %v", tc.name, tc.err, tc.elapsed, got, tc.want)
+		}
+	}
+}
+
+// TestReconnectGivesUp reconnects to a server that never comes back: the wait ends with the usual
+// one-line "cannot reach" error.
+func TestReconnectGivesUp(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	tests := []struct {
+		wait time.Duration
+		want string // a regular expression for the whole message
+	}{
+		{0, fmt.Sprintf(`^cannot reach mariadb at 127\.0\.0\.1:%d: connection refused; is the server running\? start it or fix --dbms mariadb=DSN$`, port)},
+		{1500 * time.Millisecond, fmt.Sprintf(`^cannot reach mariadb at 127\.0\.0\.1:%d: connection refused \(retried for [0-9]+s\); is the server running\? `+
+			`start it or fix --dbms mariadb=DSN$`, port)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.wait.String(), func(t *testing.T) {
+			tg, err := newTarget(Options{DSN: fmt.Sprintf("mariadb://u:secret-pw@127.0.0.1:%d/polyfuzz", port)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			err = tg.connect(context.Background(), tc.wait)
+			took := time.Since(start)
+			if err == nil {
+				t.Fatal("connect succeeded")
+			}
+			if !regexp.MustCompile(tc.want).MatchString(err.Error()) {
+				t.Errorf("error %q does not match %q", err, tc.want)
+			}
+			if took < tc.wait || took > tc.wait+2*time.Second {
+				t.Errorf("connect gave up after %s, want about %s", took, tc.wait)
+			}
+		})
+	}
+}
+
 func databases(t testing.TB, db *sql.DB, re string) []string {
 	t.Helper()
 	rows, err := db.Query("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME REGEXP ? ORDER BY 1", re)
@@ -390,6 +466,116 @@ func TestClosed(t *testing.T) {
 	tg.Close()
 	if _, err := tg.Exec(context.Background(), "SELECT 1"); !errors.Is(err, errClosed) {
 		t.Fatalf("Exec after Close: %v", err)
+	}
+}
+
+// supervisedServer returns the pid of the mariadbd that tg is connected to when
+// scripts/sqlservers.sh started it under its supervisor loop, which restarts it after a crash. It
+// skips t otherwise (someone else's server, which the test must not kill), except in CI, where the
+// script always starts the server.
+func supervisedServer(t *testing.T, tg *Target) int {
+	t.Helper()
+	skip := func(format string, args ...any) int {
+		t.Helper()
+		msg := fmt.Sprintf(format, args...)
+		if testenv.InCI() {
+			t.Fatalf("%s; in CI scripts/sqlservers.sh starts the server under its supervisor", msg)
+		}
+		t.Skipf("%s; this test kills the server, so it runs only on one that scripts/sqlservers.sh started", msg)
+		return 0
+	}
+	r, err := tg.Exec(context.Background(), "SELECT @@pid_file")
+	if err != nil || r.Status != fuzz.StatusOK || len(r.Rows) != 1 {
+		t.Fatalf("SELECT @@pid_file: %+v %v", r, err)
+	}
+	pidFile := strings.TrimPrefix(r.Rows[0][0], "t:")
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		return skip("cannot read the server's pid file: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		return skip("the server's pid file %s holds %q", pidFile, b)
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return skip("cannot read the command line of pid %d: %v", pid, err)
+	}
+	args := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
+	if filepath.Base(args[0]) != "mariadbd" || !slices.Contains(args, fmt.Sprintf("--port=%d", tg.dsn.Port)) {
+		return skip("pid %d is not a mariadbd listening on port %d (%q)", pid, tg.dsn.Port, args)
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	var ppid int
+	if err == nil {
+		// pid (comm) state ppid ...
+		if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 1 {
+			ppid, _ = strconv.Atoi(f[1])
+		}
+	}
+	sup, _ := os.ReadFile(filepath.Join(filepath.Dir(pidFile), "supervisor.pid"))
+	if ppid == 0 || strings.TrimSpace(string(sup)) != strconv.Itoa(ppid) {
+		return skip("mariadbd (pid %d, parent %d) does not run under the supervisor of scripts/sqlservers.sh", pid, ppid)
+	}
+	return pid
+}
+
+// TestServerCrash kills the server with SIGSEGV, as a server bug does: Exec answers crash until
+// Reset, which waits while the supervisor restarts the server and InnoDB recovers, and reconnects.
+func TestServerCrash(t *testing.T) {
+	testenv.Exclusive(t)
+	tg := open(t, Options{Worker: 211})
+	ctx := context.Background()
+	mustExec(t, tg, "CREATE TABLE t0(c0 INT)", "INSERT INTO t0 VALUES (1)")
+	pid := supervisedServer(t, tg)
+	if err := syscall.Kill(pid, syscall.SIGSEGV); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for exited := false; !exited; {
+		// Gone, or dead and not yet reaped by the supervisor.
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		exited = err != nil || strings.HasPrefix(string(b[strings.LastIndexByte(string(b), ')')+1:]), " Z")
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("mariadbd (pid %d) still runs 10s after SIGSEGV", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("mariadbd (pid %d) died %s after SIGSEGV", pid, time.Since(start).Round(time.Millisecond))
+	steps := []struct {
+		name  string
+		reset bool
+		stmt  string
+		want  fuzz.Status
+		code  string
+	}{
+		{"the crash", false, "SELECT * FROM t0", fuzz.StatusCrash, ""},
+		{"crash again until Reset", false, "SELECT 1", fuzz.StatusCrash, ""},
+		{"a fresh database after Reset", true, "SELECT * FROM t0", fuzz.StatusEngineError, "1146"},
+		{"works again", false, "CREATE TABLE t0(c0 INT)", fuzz.StatusOK, ""},
+		{"and reads", false, "SELECT COUNT(*) FROM t0", fuzz.StatusOK, ""},
+	}
+	for _, s := range steps {
+		if s.reset {
+			start := time.Now()
+			if err := tg.Reset(ctx); err != nil {
+				t.Fatalf("Reset after the crash: %v", err)
+			}
+			took := time.Since(start)
+			t.Logf("Reset reconnected after %s", took.Round(time.Millisecond))
+			if took >= recoveryWait {
+				t.Errorf("Reset took %s, more than the wait %s", took, recoveryWait)
+			}
+		}
+		r, err := tg.Exec(ctx, s.stmt)
+		if err != nil || r.Status != s.want || r.Code != s.code && s.code != "" {
+			t.Fatalf("%s: Exec(%q) gave %+v %v, want status %v", s.name, s.stmt, r, err, s.want)
+		}
+		t.Logf("%s: %s", s.name, r.Err)
+	}
+	t.Logf("from SIGSEGV to a working session: %s", time.Since(start).Round(time.Millisecond))
+	if pid2 := supervisedServer(t, tg); pid2 == pid {
+		t.Errorf("the server still has pid %d", pid)
 	}
 }
 

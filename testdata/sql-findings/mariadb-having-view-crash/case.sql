@@ -1,0 +1,26 @@
+CREATE TABLE t0 (c0 DECIMAL, c1 VARCHAR(20), c2 DECIMAL(20,5), c3 VARCHAR(20) UNIQUE);
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (469.31, 'true', 10.10, 'u15067');
+DELETE FROM t0 WHERE ((CASE WHEN TRUE THEN t0.c1 WHEN FALSE THEN '10' END) <= t0.c1);
+INSERT IGNORE INTO t0 (c0, c1, c2, c3) VALUES (-0.5, 'x y', 10.10, 'abc'), (137.98, '-1', 500.28, 'u27810');
+UPDATE t0 SET c0 = NULLIF(truncate(t0.c2, -16), 122.27) WHERE (right(t0.c3, 3) IN ('Abc', CONCAT('%', t0.c3)));
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (579.55, '1', 721.68, 'b');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (99999.99, '', 123.456, 'u28210');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (753.50, '1', NULL, 'u19230'), (279.13, 'a', 1.50, 'u14240');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (1.00, '1', 850.75, 'u21648');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (559.62, '-1', 0.001, 'NULL');
+INSERT IGNORE INTO t0 (c0, c1, c2, c3) VALUES (1.00, 'NULL', 0.001, 'u12795'), (NULL, '_', 1.00, 'u13019');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (29.47, '%', 301.74, 'u24473'), (-0.5, '1', 1.00, 'u16267');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (1.50, '%', 894.3, NULL);
+INSERT IGNORE INTO t0 (c0, c1, c2, c3) VALUES (1.50, '-1', 123.456, 'u14785'), (0.5, 'true', 123.456, 'u27847'), (-1.0, 'true', NULL, 'u21551'), (0.5, '10', 0.0, 'u900');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (579.9, '_', 0.5, 'u13634');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (1.00, '-1', 38.73, 'u29680'), (0.001, NULL, -11.15, NULL), (-98.34, '%', 1.50, 'u8151'), (10.10, 'é', 10.10, NULL);
+CREATE INDEX i0 ON t0 (c1 ASC, c0);
+OPTIMIZE TABLE t0;
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (0.0, ' a', -95.27, 'u5033'), (151.9, 'NULL', -0.5, 'u11173');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (-64.8, 'abc', 10.10, 'u13077'), (1.50, 'b', 10.10, 'u3260');
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (21.69, ' a', 507.89, 'u16714'), (764.21, 'true', 0.001, 'x y'), (-0.5, 'b', -1.0, 'u10048');
+INSERT IGNORE INTO t0 (c0, c1, c2, c3) VALUES (266.86, 'b', 0.001, 'u19646');
+CREATE UNIQUE INDEX i1 ON t0 (c3, c2);
+CREATE VIEW v0 AS SELECT t0.c2 AS c0, (- -1.0) AS c1, t0.c0 AS c2 FROM t0;
+-- having.p
+SELECT v0.c0, v0.c1, v0.c2 FROM v0 GROUP BY v0.c0, v0.c1, v0.c2 HAVING ((ceil(v0.c1) + (v0.c1 - 902.13)) >= (v0.c2 - v0.c2));

@@ -1,0 +1,4 @@
+CREATE TABLE t0 (c0 DECIMAL, c1 VARCHAR(0), c2 DECIMAL(20,5), c3 VARCHAR(0) UNIQUE);
+CREATE VIEW v0 AS SELECT t0.c2 AS c0, 0 AS c1, t0.c0 AS c2 FROM t0;
+-- having.p
+SELECT v0.c0, v0.c1, v0.c2 FROM v0 GROUP BY v0.c0, v0.c1, v0.c2 HAVING ((v0.c1 - NULL) >= v0.c2);
