@@ -137,8 +137,10 @@ func (d *DSN) Unreachable(reason string) error {
 func (d *DSN) AuthFailed(detail string) error {
 	if detail == "" {
 		detail = "wrong password or no such user"
+	} else {
+		detail = d.Redact(detail) // the engine's words may quote the password; ours never do
 	}
-	return &ConnectFailure{fmt.Sprintf("%s at %s refused user %q: %s", d.Engine, d.Addr(), d.User, d.Redact(detail))}
+	return &ConnectFailure{fmt.Sprintf("%s at %s refused user %q: %s", d.Engine, d.Addr(), d.User, detail)}
 }
 
 // WrongProtocol returns the one-line error for a server that speaks another protocol.

@@ -219,3 +219,21 @@ func TestCheckIdent(t *testing.T) {
 		t.Error(WorkerName("polyfuzz", 3))
 	}
 }
+
+// TestAuthFailedKeepsOwnWords checks that redaction touches only the engine's words: a password
+// that is a word of polyfuzz's own message does not mangle it, and one the engine quotes is masked.
+func TestAuthFailedKeepsOwnWords(t *testing.T) {
+	d, err := ParseDSN("postgres", "postgres://u:wrong@127.0.0.1:5432/db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ detail, want string }{
+		{"", `postgres at 127.0.0.1:5432 refused user "u": wrong password or no such user`},
+		{"password wrong rejected", `postgres at 127.0.0.1:5432 refused user "u": password *** rejected`},
+	}
+	for _, tc := range tests {
+		if got := d.AuthFailed(tc.detail).Error(); got != tc.want {
+			t.Errorf("AuthFailed(%q) = %q, want %q", tc.detail, got, tc.want)
+		}
+	}
+}
