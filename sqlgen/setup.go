@@ -108,6 +108,45 @@ const (
 	actStat1
 )
 
+// tableCount returns how many tables a setup creates: one, a second half the time, and more
+// while a coin keeps landing, at most Options.MaxTables.
+func tableCount(r *rng, o *Options) int {
+	n := 1
+	if r.prob(0.5) {
+		n++
+	}
+	for n < o.MaxTables && r.prob(0.25) {
+		n++
+	}
+	return min(n, o.MaxTables)
+}
+
+// actions is the interleaved part of a setup: action kinds, each repeated its count, to be
+// shuffled.
+type actions []int
+
+func (a *actions) add(kind, n int) {
+	for ; n > 0; n-- {
+		*a = append(*a, kind)
+	}
+}
+
+// startData adds the inserts and indexes every setup has.
+func (a *actions) startData(r *rng, o *Options) {
+	if o.MaxInserts > 0 {
+		a.add(actInsert, o.MaxInserts/3+r.intn(o.MaxInserts-o.MaxInserts/3+1))
+	}
+	a.add(actIndex, r.intn(o.MaxIndexes+1))
+}
+
+// shuffle puts the actions in random order.
+func (a actions) shuffle(r *rng) {
+	for i := len(a) - 1; i > 0; i-- {
+		j := r.intn(i + 1)
+		a[i], a[j] = a[j], a[i]
+	}
+}
+
 func buildSetup(d *dialect, o *Options, r *rng) *setup {
 	s := &setupBuilder{r: r, d: d, o: o}
 	if len(d.startPragma) > 0 && r.oneIn(8) {
@@ -120,41 +159,22 @@ func buildSetup(d *dialect, o *Options, r *rng) *setup {
 	for n := r.intn(3); n > 0; n-- {
 		s.stmts = append(s.stmts, pick(r, d.pragmas))
 	}
-	ntables := 1
-	if r.prob(0.5) {
-		ntables++
-	}
-	for ntables < o.MaxTables && r.prob(0.25) {
-		ntables++
-	}
-	ntables = min(ntables, o.MaxTables)
-	for i := 0; i < ntables; i++ {
+	for i, n := 0, tableCount(r, o); i < n; i++ {
 		s.createTable(i)
 	}
-	var acts []int
-	add := func(kind, n int) {
-		for ; n > 0; n-- {
-			acts = append(acts, kind)
-		}
-	}
-	if o.MaxInserts > 0 {
-		add(actInsert, o.MaxInserts/3+r.intn(o.MaxInserts-o.MaxInserts/3+1))
-	}
-	add(actIndex, r.intn(o.MaxIndexes+1))
-	add(actView, r.intn(o.MaxViews+1))
-	add(actUpdate, r.intn(4))
+	var acts actions
+	acts.startData(r, o)
+	acts.add(actView, r.intn(o.MaxViews+1))
+	acts.add(actUpdate, r.intn(4))
 	if r.oneIn(3) {
-		add(actDelete, 1)
+		acts.add(actDelete, 1)
 	}
-	add(actPragma, r.intn(3))
-	add(actMaint, r.intn(3))
+	acts.add(actPragma, r.intn(3))
+	acts.add(actMaint, r.intn(3))
 	if d.stat1 && r.oneIn(6) {
-		add(actStat1, 1)
+		acts.add(actStat1, 1)
 	}
-	for i := len(acts) - 1; i > 0; i-- {
-		j := r.intn(i + 1)
-		acts[i], acts[j] = acts[j], acts[i]
-	}
+	acts.shuffle(r)
 	for _, a := range acts {
 		switch a {
 		case actInsert:

@@ -195,6 +195,16 @@ func (g *typedGen) expr(t sqlType, depth int) {
 	}
 }
 
+// list writes n comma-separated expressions of type t.
+func (g *typedGen) list(t sqlType, n, depth int) {
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			g.ws(", ")
+		}
+		g.expr(t, depth+1)
+	}
+}
+
 func (g *typedGen) bin(op string, lt, rt sqlType, depth int) {
 	g.ws("(")
 	g.expr(lt, depth+1)
@@ -267,12 +277,7 @@ func (g *typedGen) boolExpr(depth int) {
 		g.ws("(")
 		g.expr(a, depth+1)
 		g.ws(pick(r, []string{" IN (", " NOT IN (", " IN ("}))
-		for i, n := 0, 1+r.intn(3); i < n; i++ {
-			if i > 0 {
-				g.ws(", ")
-			}
-			g.expr(a, depth+1)
-		}
+		g.list(a, 1+r.intn(3), depth)
 		g.ws("))")
 	case k < 85 && len(td.like) > 0:
 		g.ws("(")
@@ -335,12 +340,7 @@ func (g *typedGen) generic(t sqlType, depth int) {
 		g.ws(" END)")
 	case k < 4:
 		g.ws("COALESCE(")
-		for i, n := 0, 2+r.intn(2); i < n; i++ {
-			if i > 0 {
-				g.ws(", ")
-			}
-			g.expr(t, depth+1)
-		}
+		g.list(t, 2+r.intn(2), depth)
 		g.ws(")")
 	case k < 5:
 		g.ws("NULLIF(")
@@ -350,12 +350,7 @@ func (g *typedGen) generic(t sqlType, depth int) {
 		g.ws(")")
 	case k < 6 && g.t.greatest && t != tBool:
 		g.ws(pick(r, []string{"GREATEST(", "LEAST("}))
-		for i, n := 0, 2+r.intn(2); i < n; i++ {
-			if i > 0 {
-				g.ws(", ")
-			}
-			g.expr(t, depth+1)
-		}
+		g.list(t, 2+r.intn(2), depth)
 		g.ws(")")
 	case k < 9:
 		var fs []tfunc
@@ -438,9 +433,7 @@ func (g *typedGen) textExpr(depth int) {
 			g.bin(td.concat, tText, tText, depth)
 		} else {
 			g.ws("CONCAT(")
-			g.expr(tText, depth+1)
-			g.ws(", ")
-			g.expr(tText, depth+1)
+			g.list(tText, 2, depth)
 			g.ws(")")
 		}
 	case k < 28 && len(td.textCollations) > 0:

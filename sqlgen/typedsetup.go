@@ -47,42 +47,24 @@ func (s *typedSetup) gen(b *strings.Builder, cols []string, types []sqlType, dep
 // buildTypedSetup generates a setup for a typed dialect.
 func buildTypedSetup(d *dialect, o *Options, r *rng) *setup {
 	s := &typedSetup{r: r, d: d, td: d.typed, o: o}
-	ntables := 1
-	if r.prob(0.5) {
-		ntables++
-	}
-	for ntables < o.MaxTables && r.prob(0.25) {
-		ntables++
-	}
-	for i := 0; i < min(ntables, o.MaxTables); i++ {
+	for i, n := 0, tableCount(r, o); i < n; i++ {
 		s.createTable(i)
 	}
-	var acts []int
-	add := func(kind, n int) {
-		for ; n > 0; n-- {
-			acts = append(acts, kind)
-		}
-	}
-	if o.MaxInserts > 0 {
-		add(actInsert, o.MaxInserts/3+r.intn(o.MaxInserts-o.MaxInserts/3+1))
-	}
-	add(actIndex, r.intn(o.MaxIndexes+1))
+	var acts actions
+	acts.startData(r, o)
 	if s.td.views {
-		add(actView, r.intn(o.MaxViews+1))
+		acts.add(actView, r.intn(o.MaxViews+1))
 	}
 	if s.td.updates {
-		add(actUpdate, r.intn(3))
+		acts.add(actUpdate, r.intn(3))
 	}
 	if s.td.deletes && r.oneIn(3) {
-		add(actDelete, 1)
+		acts.add(actDelete, 1)
 	}
 	if len(s.td.maintenance) > 0 {
-		add(actMaint, r.intn(3))
+		acts.add(actMaint, r.intn(3))
 	}
-	for i := len(acts) - 1; i > 0; i-- {
-		j := r.intn(i + 1)
-		acts[i], acts[j] = acts[j], acts[i]
-	}
+	acts.shuffle(r)
 	rows := make([]float64, len(s.tables))
 	for _, a := range acts {
 		ti := r.intn(len(s.tables))
