@@ -114,6 +114,7 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // dbmsFlag collects --dbms NAME[=DSN] flags.
 type dbmsFlag []string
 
+// String returns the engines given, comma-separated.
 func (d *dbmsFlag) String() string { return strings.Join(*d, ",") }
 
 // Set adds one engine.
