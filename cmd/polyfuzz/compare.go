@@ -16,6 +16,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/smtgen"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
 )
 
 const compareSynopsis = `usage: polyfuzz compare --domain sql|smt --oracles A,B,... [flags]
@@ -129,7 +130,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			if err != nil {
 				return fail(1, "%v", err)
 			}
-			cfg.Command = "polyfuzz compare " + strings.Join(args, " ")
+			cfg.Command = sqlserver.Redact("polyfuzz compare " + strings.Join(args, " "))
 			cfg.Store, cfg.Seed, cfg.Budget, cfg.Tests, cfg.Workers = store, *seed+uint64(rep), *budget, *tests, *workers
 			cfg.Confirm, cfg.Replay = 1, func(dir string) string { return "polyfuzz replay " + dir }
 			fmt.Fprintf(stderr, "polyfuzz compare: %s, repetition %d of %d, seed %d\n", style, rep+1, *repeat, cfg.Seed)

@@ -105,7 +105,7 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "polyfuzz sql: dbms %s, oracles %s, seed %d, out %s\n", strings.Join(specs.names(), ","),
 		strings.Join(oracleNames, ","), campaignSeed, cf.out)
 	cfg := cf.config(campaignSeed, store, sqlgen.NewReducer(), stderr)
-	cfg.Command, cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = "polyfuzz sql "+strings.Join(args, " "), "sql", s.gen, s.oracles, s.format
+	cfg.Command, cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = sqlserver.Redact("polyfuzz sql "+strings.Join(args, " ")), "sql", s.gen, s.oracles, s.format
 	cfg.Options = specs.options()
 	cfg.Open = specs.open(next)
 	return cf.run(ctx, cfg, "sql", stdout, stderr)

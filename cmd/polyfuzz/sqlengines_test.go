@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,6 +141,17 @@ func TestServerSafety(t *testing.T) {
 		"--force", "--quiet", "--out", out)
 	if code != 0 {
 		t.Fatalf("--force: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if pw, ok := u.User.Password(); ok && pw != "" {
+		filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+			if b, rerr := os.ReadFile(path); err == nil && !d.IsDir() && rerr == nil && strings.Contains(string(b), pw) {
+				t.Errorf("%s holds the DSN's password", path)
+			}
+			return nil
+		})
+		if strings.Contains(stdout+stderr, pw) {
+			t.Errorf("the output holds the DSN's password:\n%s%s", stdout, stderr)
+		}
 	}
 	var n int
 	if err := owned.QueryRow(ctx, "SELECT count(*) FROM public.accounts").Scan(&n); err != nil || n != 2 {
