@@ -85,7 +85,9 @@ var mysqlDialect = &dialect{
 	typed: &typedData{
 		colTypes: [tCount][]string{
 			tInt: {"INT", "INT", "BIGINT", "TINYINT", "SMALLINT"},
-			tNum: {"DECIMAL(10,2)", "DECIMAL(20,5)", "DECIMAL"}, tFloat: {"DOUBLE", "FLOAT"},
+			// No FLOAT: the text protocol prints it with 6 digits, so that distinct values look
+			// equal to the client (1e10 and 1.0000001e10 both read "1e+10").
+			tNum: {"DECIMAL(10,2)", "DECIMAL(20,5)", "DECIMAL"}, tFloat: {"DOUBLE"},
 			tText: {"VARCHAR(20)", "VARCHAR(100)", "CHAR(8)"},
 		},
 		castTypes: [tCount]string{tInt: "SIGNED", tNum: "DECIMAL(20,5)", tFloat: "DOUBLE", tText: "CHAR"},

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -224,6 +225,10 @@ func TestRecordedFindings(t *testing.T) {
 	if len(dirs) == 0 {
 		t.Fatal("no recorded findings in testdata/sql-findings")
 	}
+	// Crashes last: the server is restarting for a while after each.
+	sort.SliceStable(dirs, func(i, j int) bool {
+		return !strings.Contains(dirs[i], "crash") && strings.Contains(dirs[j], "crash")
+	})
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			rec, _, _, err := campaign.LoadFinding(dir)
@@ -242,6 +247,8 @@ func TestRecordedFindings(t *testing.T) {
 			}
 			sameVersions := strings.Contains(stdout, "on "+strings.Join(recorded, ", ")+"\n")
 			switch {
+			case !strings.HasPrefix(stdout, "finding: "):
+				t.Fatalf("replay did not run (exit %d):\n%s%s", code, stdout, stderr)
 			case code == 0:
 				t.Logf("%s reproduces:\n%s", rec.Title, stdout)
 			case sameVersions:

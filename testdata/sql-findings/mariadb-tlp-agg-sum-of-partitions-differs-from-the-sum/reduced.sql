@@ -1,0 +1,12 @@
+CREATE TABLE t0 (c0 DECIMAL(10,2), c1 DECIMAL(10,2), c2 BIGINT, c3 DECIMAL) ENGINE=MyISAM;
+CREATE INDEX i0 ON t0 (c1 DESC);
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (1, 0, 0, -0);
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (NULL, NULL, 0, NULL);
+-- agg.orig
+SELECT SUM(t0.c0) FROM t0;
+-- agg.p
+SELECT SUM(t0.c0) FROM t0 WHERE (t0.c1 <> 0.001);
+-- agg.notp
+SELECT SUM(t0.c0) FROM t0 WHERE NOT ((t0.c1 <> 0.001));
+-- agg.null
+SELECT SUM(t0.c0) FROM t0 WHERE ((t0.c1 <> 0.001)) IS NULL;

@@ -1,0 +1,22 @@
+CREATE TABLE t0 (c0 DECIMAL(10,2), c1 DECIMAL(10,2), c2 BIGINT, c3 DECIMAL) ENGINE=MyISAM;
+CREATE TABLE t1 (c0 CHAR(8) NOT NULL, c1 DECIMAL(10,2) UNIQUE, c2 DECIMAL(10,2) PRIMARY KEY) ENGINE=Aria;
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (1.50, 31.78, -8, 0.001), (815.12, 70.39, 60, 0.5);
+UPDATE t1 SET c1 = 10.10;
+UPDATE t0 SET c0 = 1.00;
+CREATE INDEX i0 ON t0 (c1 DESC);
+INSERT INTO t1 (c0, c1, c2) VALUES (' a', 6447.0, 1233.9), ('_', 25214.3, 14487.9);
+INSERT INTO t1 (c0, c1, c2) VALUES ('NULL', 17464.8, 3178.4), (' a', NULL, 8413.1);
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (765.26, 0.0, 38, -1.0);
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (1.00, 676.79, 21, 102.40), (911.86, NULL, 0, 122.60);
+REPAIR TABLE t1;
+CREATE UNIQUE INDEX i1 ON t1 (c1);
+INSERT INTO t0 (c0, c1, c2, c3) VALUES (692.42, 777.41, 15, NULL);
+CREATE UNIQUE INDEX i2 ON t1 (c2, c0, c1);
+-- having.orig
+SELECT t1.c0, t1.c1, t1.c2, t0.c0, t0.c1, t0.c2, t0.c3 FROM t1 RIGHT JOIN t0 ON (t0.c2 > (CASE WHEN TRUE THEN t0.c2 ELSE 79 END)) GROUP BY t1.c0, t1.c1, t1.c2, t0.c0, t0.c1, t0.c2, t0.c3;
+-- having.p
+SELECT t1.c0, t1.c1, t1.c2, t0.c0, t0.c1, t0.c2, t0.c3 FROM t1 RIGHT JOIN t0 ON (t0.c2 > (CASE WHEN TRUE THEN t0.c2 ELSE 79 END)) GROUP BY t1.c0, t1.c1, t1.c2, t0.c0, t0.c1, t0.c2, t0.c3 HAVING (t0.c1 <> 0.001);
+-- having.notp
+SELECT t1.c0, t1.c1, t1.c2, t0.c0, t0.c1, t0.c2, t0.c3 FROM t1 RIGHT JOIN t0 ON (t0.c2 > (CASE WHEN TRUE THEN t0.c2 ELSE 79 END)) GROUP BY t1.c0, t1.c1, t1.c2, t0.c0, t0.c1, t0.c2, t0.c3 HAVING NOT ((t0.c1 <> 0.001));
+-- having.null
+SELECT t1.c0, t1.c1, t1.c2, t0.c0, t0.c1, t0.c2, t0.c3 FROM t1 RIGHT JOIN t0 ON (t0.c2 > (CASE WHEN TRUE THEN t0.c2 ELSE 79 END)) GROUP BY t1.c0, t1.c1, t1.c2, t0.c0, t0.c1, t0.c2, t0.c3 HAVING ((t0.c1 <> 0.001)) IS NULL;

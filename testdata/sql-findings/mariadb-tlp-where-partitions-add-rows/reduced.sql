@@ -1,0 +1,11 @@
+CREATE TABLE t0 (c0 INT, c1 DOUBLE PRIMARY KEY) ENGINE=MyISAM;
+INSERT INTO t0 (c0, c1) VALUES (0, CAST(0 AS DOUBLE)), (1, CAST(1 AS DOUBLE));
+CREATE INDEX i1 ON t0 (c0 DESC);
+-- tlp.orig
+SELECT * FROM t0;
+-- tlp.p
+SELECT * FROM t0 WHERE (t0.c0 = 0.5);
+-- tlp.notp
+SELECT * FROM t0 WHERE NOT ((t0.c0 = 0.5));
+-- tlp.null
+SELECT * FROM t0 WHERE ((t0.c0 = 0.5)) IS NULL;
