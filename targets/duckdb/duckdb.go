@@ -25,7 +25,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"sort"
 	"strconv"
@@ -35,6 +34,7 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/sqlexec"
 )
 
 // Options configure a DuckDB target. The zero value is an in-memory database with no timeout and
@@ -59,8 +59,7 @@ type Target struct {
 	// new instance resets it.
 	dirty  bool
 	closed bool
-	vals   []driver.Value
-	types  []string
+	reader sqlexec.Reader
 }
 
 // Open opens a DuckDB target.
@@ -219,12 +218,8 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if !t.dirty && touchesSession(stmt) {
 		t.dirty = true
 	}
-	qctx := ctx
-	if t.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		qctx, cancel = context.WithTimeout(ctx, t.opts.Timeout)
-		defer cancel()
-	}
+	qctx, cancel := sqlexec.Context(ctx, t.opts.Timeout, 0)
+	defer cancel()
 	res, err := t.run(qctx, stmt)
 	if err != nil {
 		return t.errResult(ctx, qctx, err)
@@ -238,37 +233,7 @@ func (t *Target) run(ctx context.Context, stmt string) (*fuzz.Result, error) {
 		return nil, err
 	}
 	defer rs.Close()
-	cols := rs.Columns()
-	res := &fuzz.Result{Status: fuzz.StatusOK}
-	if len(cols) > 0 {
-		res.Columns = append([]string(nil), cols...)
-	}
-	t.types = t.types[:0]
-	tn, _ := rs.(driver.RowsColumnTypeDatabaseTypeName)
-	for i := range cols {
-		name := ""
-		if tn != nil {
-			name = tn.ColumnTypeDatabaseTypeName(i)
-		}
-		t.types = append(t.types, name)
-	}
-	if cap(t.vals) < len(cols) {
-		t.vals = make([]driver.Value, len(cols))
-	}
-	vals := t.vals[:len(cols)]
-	for {
-		if err := rs.Next(vals); err != nil {
-			if err == io.EOF {
-				return res, nil
-			}
-			return nil, err
-		}
-		row := make([]string, len(vals))
-		for i, v := range vals {
-			row[i] = Canonical(t.types[i], v)
-		}
-		res.Rows = append(res.Rows, row)
-	}
+	return t.reader.Read(rs, Canonical)
 }
 
 // errResult turns a failed statement into its result: an engine error, a timeout or a crash.
@@ -279,7 +244,7 @@ func (t *Target) errResult(ctx, qctx context.Context, err error) (*fuzz.Result, 
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case qctx.Err() != nil && (!isDuck || de.Type == duckdb.ErrorTypeInterrupt):
-		return &fuzz.Result{Status: fuzz.StatusTimeout, Err: fmt.Sprintf("statement ran over %s", t.opts.Timeout)}, nil
+		return sqlexec.Timeout(t.opts.Timeout, ""), nil
 	case isDuck && de.Type == duckdb.ErrorTypeFatal:
 		t.crashed = de.Msg
 		return &fuzz.Result{Status: fuzz.StatusCrash, Code: "Fatal", Err: de.Msg}, nil

@@ -2,7 +2,7 @@ package duckdb
 
 import (
 	"context"
-	"errors"
+	"database/sql/driver"
 	"math/big"
 	"reflect"
 	"strings"
@@ -12,14 +12,11 @@ import (
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/sqltest"
 )
 
 func TestCanonical(t *testing.T) {
-	tests := []struct {
-		typ  string
-		in   any
-		want string
-	}{
+	sqltest.CheckCanonical(t, Canonical, []sqltest.CanonicalCase[string, driver.Value]{
 		{"INTEGER", int32(-5), "i:-5"},
 		{"UBIGINT", uint64(18446744073709551615), "i:18446744073709551615"},
 		{"HUGEINT", new(big.Int).Lsh(big.NewInt(1), 100), "i:1267650600228229401496703205376"},
@@ -36,40 +33,13 @@ func TestCanonical(t *testing.T) {
 		{"INTEGER[]", []any{int32(1), nil}, "t:[1, NULL]"},
 		{"STRUCT(a INTEGER)", map[string]any{"a": int32(1)}, "t:{'a': 1}"},
 		{"INTEGER", nil, "NULL"},
-	}
-	for _, tc := range tests {
-		if got := Canonical(tc.typ, tc.in); got != tc.want {
-			t.Errorf("Canonical(%s, %v) = %q, want %q", tc.typ, tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
+// open opens a target and closes it when t ends.
 func open(t testing.TB, opts Options) *Target {
 	t.Helper()
-	tg, err := Open(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tg.Close() })
-	return tg
-}
-
-func mustExec(t testing.TB, tg *Target, stmts ...string) {
-	t.Helper()
-	for _, s := range stmts {
-		r, err := tg.Exec(context.Background(), s)
-		if err != nil || r.Status != fuzz.StatusOK {
-			t.Fatalf("%s: %v %+v", s, err, r)
-		}
-	}
-}
-
-func ok(cols []string, rows ...[]string) *fuzz.Result {
-	return &fuzz.Result{Status: fuzz.StatusOK, Columns: cols, Rows: rows}
-}
-
-func engineErr(code, msg string) *fuzz.Result {
-	return &fuzz.Result{Status: fuzz.StatusEngineError, Code: code, Err: msg}
+	return sqltest.Open(t, func(context.Context) (*Target, error) { return Open(opts) })
 }
 
 func TestExec(t *testing.T) {
@@ -77,36 +47,21 @@ func TestExec(t *testing.T) {
 	if v := tg.Version(); !strings.HasPrefix(v, "v1.") {
 		t.Errorf("Version() = %q", v)
 	}
-	mustExec(t, tg, "CREATE TABLE t0(c0 INT PRIMARY KEY, c1 VARCHAR)", "INSERT INTO t0 VALUES (1, 'a'), (2, NULL)")
-	tests := []struct {
-		name string
-		stmt string
-		want *fuzz.Result
-	}{
+	sqltest.MustExec(t, tg, "CREATE TABLE t0(c0 INT PRIMARY KEY, c1 VARCHAR)", "INSERT INTO t0 VALUES (1, 'a'), (2, NULL)")
+	sqltest.CheckExec(t, tg, []sqltest.ExecCase{
 		{"literals", `SELECT 1 AS a, 1.50 AS b, 0.1::DOUBLE AS c, 0.1::FLOAT AS d, 'a' AS e, true AS f, NULL AS g,
 			'\x00\xFF'::BLOB AS h, 2.000 AS i, 170141183460469231731687303715884105727::HUGEINT AS j, DATE '2024-01-02' AS k,
 			[1, 2] AS l, -0.0::DOUBLE AS m, 'NaN'::DOUBLE AS n, 255::UTINYINT AS o`,
-			ok([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o"},
+			sqltest.OK([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o"},
 				[]string{"i:1", "d:1.5", "r:0.1", "r:0.1", "t:a", "B:true", "NULL", "b:00ff", "d:2",
 					"i:170141183460469231731687303715884105727", "t:2024-01-02", "t:[1, 2]", "r:-0", "r:NaN", "i:255"})},
-		{"rows", "SELECT * FROM t0 ORDER BY c0", ok([]string{"c0", "c1"}, []string{"i:1", "t:a"}, []string{"i:2", "NULL"})},
-		{"no rows", "SELECT c0 FROM t0 WHERE false", ok([]string{"c0"})},
-		{"out of range", "SELECT 127::TINYINT + 1::TINYINT", engineErr("Out of Range", "Overflow in addition of INT8 (127 + 1)!")},
-		{"constraint", "INSERT INTO t0 VALUES (1, 'b')", engineErr("Constraint",
+		{"rows", "SELECT * FROM t0 ORDER BY c0", sqltest.OK([]string{"c0", "c1"}, []string{"i:1", "t:a"}, []string{"i:2", "NULL"})},
+		{"no rows", "SELECT c0 FROM t0 WHERE false", sqltest.OK([]string{"c0"})},
+		{"out of range", "SELECT 127::TINYINT + 1::TINYINT", sqltest.EngineErr("Out of Range", "Overflow in addition of INT8 (127 + 1)!")},
+		{"constraint", "INSERT INTO t0 VALUES (1, 'b')", sqltest.EngineErr("Constraint",
 			`Duplicate key "c0: 1" violates primary key constraint.`)},
-		{"after error", "SELECT count(*) AS n FROM t0", ok([]string{"n"}, []string{"i:2"})},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := tg.Exec(context.Background(), tc.stmt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("Exec(%q)\n got %+v\nwant %+v", tc.stmt, got, tc.want)
-			}
-		})
-	}
+		{"after error", "SELECT count(*) AS n FROM t0", sqltest.OK([]string{"n"}, []string{"i:2"})},
+	})
 	// Binder, catalog and conversion errors carry more lines of context; the code and the first line are stable.
 	codes := []struct{ stmt, code, first string }{
 		{"SELECT * FROM nope", "Catalog", "Table with name nope does not exist!"},
@@ -123,16 +78,9 @@ func TestExec(t *testing.T) {
 }
 
 func TestTimeout(t *testing.T) {
-	tg := open(t, Options{Timeout: 200 * time.Millisecond})
-	start := time.Now()
-	r, err := tg.Exec(context.Background(), "SELECT count(*) FROM range(100000000) a, range(100000000) b WHERE a.range + b.range = -1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Status != fuzz.StatusTimeout || time.Since(start) > 2*time.Second {
-		t.Fatalf("endless query gave %+v after %s, want a timeout after about 200ms", r, time.Since(start))
-	}
-	mustExec(t, tg, "SELECT 1")
+	sqltest.CheckTimeouts(t, open(t, Options{Timeout: 200 * time.Millisecond}), "SELECT 1", []sqltest.TimeoutCase{
+		{"endless", "", "SELECT count(*) FROM range(100000000) a, range(100000000) b WHERE a.range + b.range = -1", 2 * time.Second},
+	})
 }
 
 func TestTouchesSession(t *testing.T) {
@@ -190,7 +138,7 @@ func TestReset(t *testing.T) {
 				t.Fatal(want, err)
 			}
 			tg := open(t, Options{Threads: 1})
-			mustExec(t, tg, tc.setup...)
+			sqltest.MustExec(t, tg, tc.setup...)
 			if err := tg.Reset(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -207,42 +155,23 @@ func TestReset(t *testing.T) {
 }
 
 func TestClosed(t *testing.T) {
-	tg := open(t, Options{})
-	tg.Close()
-	if _, err := tg.Exec(context.Background(), "SELECT 1"); !errors.Is(err, errClosed) {
-		t.Fatalf("Exec after Close: %v", err)
-	}
+	sqltest.CheckClosed(t, open(t, Options{}), errClosed)
 }
 
 func BenchmarkExec(b *testing.B) {
-	tg := open(b, Options{Threads: 1})
-	mustExec(b, tg, "CREATE TABLE t0(c0 INT, c1 VARCHAR)", "INSERT INTO t0 SELECT range, 'v' || range FROM range(1, 11)")
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r, err := tg.Exec(ctx, "SELECT c0, c1 FROM t0 WHERE c0 > 5")
-		if err != nil || len(r.Rows) != 5 {
-			b.Fatal(err, r)
-		}
-	}
+	sqltest.BenchExec(b, open(b, Options{Threads: 1}),
+		"CREATE TABLE t0(c0 INT, c1 VARCHAR)", "INSERT INTO t0 SELECT range, 'v' || range FROM range(1, 11)")
 }
 
 // BenchmarkReset compares Reset's two ways: swapping the default database (after statements that
 // leave the session alone) and opening a new instance.
 func BenchmarkReset(b *testing.B) {
-	ctx := context.Background()
 	for _, c := range []struct{ name, extra string }{
 		{"swap-database", "SELECT 1"},
 		{"new-instance", "SET threads = 1"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			tg := open(b, Options{Threads: 1})
-			for i := 0; i < b.N; i++ {
-				mustExec(b, tg, "CREATE TABLE t0(c0 INT)", "CREATE TABLE t1(c0 INT)", c.extra)
-				if err := tg.Reset(ctx); err != nil {
-					b.Fatal(err)
-				}
-			}
+			sqltest.BenchReset(b, open(b, Options{Threads: 1}), "CREATE TABLE t0(c0 INT)", "CREATE TABLE t1(c0 INT)", c.extra)
 		})
 	}
 }

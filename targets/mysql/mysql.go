@@ -43,18 +43,13 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/sqlexec"
 	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
 )
 
 // SQLMode is the sql_mode of every session: strict for all tables (bad values are errors, not
 // warnings) and no silent change of storage engine. The SQL generator relies on it.
 const SQLMode = "STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION"
-
-// Backstop is how long past Timeout the client waits before it gives up on the server.
-const Backstop = 2 * time.Second
-
-// recoveryWait bounds how long Reset waits for a server that is restarting or recovering.
-const recoveryWait = 60 * time.Second
 
 // Options configure a MySQL or MariaDB target.
 type Options struct {
@@ -90,8 +85,7 @@ type Target struct {
 	// crashed holds the message of a lost connection; Exec answers crash until Reset.
 	crashed string
 	closed  bool
-	vals    []driver.Value
-	types   []string
+	reader  sqlexec.Reader
 }
 
 // Open connects, claims the worker database and empties it.
@@ -387,7 +381,7 @@ func (t *Target) Reset(ctx context.Context) error {
 	}
 	if t.crashed != "" || t.conn == nil {
 		t.drop()
-		if err := t.connect(ctx, recoveryWait); err != nil {
+		if err := t.connect(ctx, sqlserver.RecoveryWait); err != nil {
 			return err
 		}
 		t.crashed = ""
@@ -513,27 +507,22 @@ func (t *Target) rows(ctx context.Context, q string) ([][]string, error) {
 		return nil, err
 	}
 	defer rs.Close()
-	vals := make([]driver.Value, len(rs.Columns()))
-	var out [][]string
-	for {
-		if err := rs.Next(vals); err != nil {
-			if err == io.EOF {
-				return out, nil
-			}
-			return nil, err
-		}
-		row := make([]string, len(vals))
-		for i, v := range vals {
-			switch x := v.(type) {
-			case []byte:
-				row[i] = string(x)
-			case nil:
-			default:
-				row[i] = fmt.Sprint(x)
-			}
-		}
-		out = append(out, row)
+	res, err := t.reader.Read(rs, plainText)
+	if err != nil {
+		return nil, err
 	}
+	return res.Rows, nil
+}
+
+// plainText prints a value of an internal query as the server's text, NULL as "".
+func plainText(_ string, v driver.Value) string {
+	switch x := v.(type) {
+	case []byte:
+		return string(x)
+	case nil:
+		return ""
+	}
+	return fmt.Sprint(v)
 }
 
 // Exec runs one statement and reads all its rows.
@@ -551,12 +540,8 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 			return &fuzz.Result{Status: fuzz.StatusCrash, Err: t.crashed}, nil
 		}
 	}
-	qctx := ctx
-	if t.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		qctx, cancel = context.WithTimeout(ctx, t.opts.Timeout+Backstop)
-		defer cancel()
-	}
+	qctx, cancel := sqlexec.Context(ctx, t.opts.Timeout, sqlserver.Backstop)
+	defer cancel()
 	start := time.Now()
 	res, err := t.run(qctx, stmt)
 	if err != nil {
@@ -565,8 +550,7 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if t.opts.Timeout > 0 && time.Since(start) >= t.opts.Timeout {
 		// The server interrupts some work quietly (BENCHMARK, for one, just returns): an answer
 		// that took the whole timeout may have been cut short.
-		return &fuzz.Result{Status: fuzz.StatusTimeout,
-			Err: fmt.Sprintf("statement ran over %s: answered after the timeout, possibly cut short", t.opts.Timeout)}, nil
+		return sqlexec.Timeout(t.opts.Timeout, "answered after the timeout, possibly cut short"), nil
 	}
 	return res, nil
 }
@@ -593,36 +577,9 @@ func (t *Target) run(ctx context.Context, stmt string) (*fuzz.Result, error) {
 		return nil, err
 	}
 	defer rs.Close()
-	res := &fuzz.Result{Status: fuzz.StatusOK}
-	cols := rs.Columns()
-	if len(cols) > 0 {
-		res.Columns = append([]string(nil), cols...)
-	}
-	t.types = t.types[:0]
-	tn, _ := rs.(driver.RowsColumnTypeDatabaseTypeName)
-	for i := range cols {
-		name := ""
-		if tn != nil {
-			name = tn.ColumnTypeDatabaseTypeName(i)
-		}
-		t.types = append(t.types, name)
-	}
-	if cap(t.vals) < len(cols) {
-		t.vals = make([]driver.Value, len(cols))
-	}
-	vals := t.vals[:len(cols)]
-	for {
-		if err := rs.Next(vals); err != nil {
-			if err == io.EOF {
-				break
-			}
-			return nil, err
-		}
-		row := make([]string, len(vals))
-		for i, v := range vals {
-			row[i] = Canonical(t.types[i], v)
-		}
-		res.Rows = append(res.Rows, row)
+	res, err := t.reader.Read(rs, Canonical)
+	if err != nil {
+		return nil, err
 	}
 	return res, rs.Close()
 }
@@ -631,16 +588,9 @@ func (t *Target) run(ctx context.Context, stmt string) (*fuzz.Result, error) {
 func (t *Target) errResult(ctx, qctx context.Context, err error) (*fuzz.Result, error) {
 	var me *mysql.MySQLError
 	isMy := errors.As(err, &me)
-	timeout := func(detail string) *fuzz.Result {
-		msg := fmt.Sprintf("statement ran over %s", t.opts.Timeout)
-		if detail != "" {
-			msg += ": " + detail
-		}
-		return &fuzz.Result{Status: fuzz.StatusTimeout, Err: msg}
-	}
 	switch {
 	case isMy && (me.Number == 1969 || me.Number == 3024):
-		return timeout(me.Message), nil
+		return sqlexec.Timeout(t.opts.Timeout, me.Message), nil
 	case isMy && lostErrno(me.Number):
 		t.crashed = fmt.Sprintf("error %d: %s", me.Number, me.Message)
 		t.drop()
@@ -654,7 +604,7 @@ func (t *Target) errResult(ctx, qctx context.Context, err error) (*fuzz.Result, 
 	case qctx.Err() != nil:
 		// The backstop fired: the driver dropped the session. Exec reconnects next time.
 		t.drop()
-		return timeout("the server did not stop it; the session was dropped"), nil
+		return sqlexec.Timeout(t.opts.Timeout, "the server did not stop it; the session was dropped"), nil
 	}
 	if v, ok := t.conn.(driver.Validator); ok && !v.IsValid() || isLost(err) {
 		t.crashed = "lost the connection to the server: " + t.dsn.Redact(err.Error())

@@ -10,7 +10,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,18 +21,16 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/sqltest"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
+	"github.com/polyfuzz/polyfuzz/targets/sqlserver/sqlservertest"
 )
 
 const dsnEnv = "POLYFUZZ_MARIADB_DSN"
 
 func TestCanonical(t *testing.T) {
-	tests := []struct {
-		typ  string
-		in   any
-		want string
-	}{
+	sqltest.CheckCanonical(t, Canonical, []sqltest.CanonicalCase[string, driver.Value]{
 		{"INT", int64(-5), "i:-5"},
 		{"UNSIGNED BIGINT", uint64(18446744073709551615), "i:18446744073709551615"},
 		{"DECIMAL", []byte("1.500"), "d:1.5"},
@@ -47,37 +44,16 @@ func TestCanonical(t *testing.T) {
 		{"BIT", []byte{5}, "b:05"},
 		{"DATE", []byte("2024-01-02"), "t:2024-01-02"},
 		{"INT", nil, "NULL"},
-	}
-	for _, tc := range tests {
-		if got := Canonical(tc.typ, tc.in); got != tc.want {
-			t.Errorf("Canonical(%s, %v) = %q, want %q", tc.typ, tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
+// open opens a target on the test server (or opts.DSN) and closes it when t ends.
 func open(t testing.TB, opts Options) *Target {
 	t.Helper()
 	if opts.DSN == "" {
 		opts.DSN = testenv.NeedDSN(t, dsnEnv)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	tg, err := Open(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tg.Close() })
-	return tg
-}
-
-func mustExec(t testing.TB, tg *Target, stmts ...string) {
-	t.Helper()
-	for _, s := range stmts {
-		r, err := tg.Exec(context.Background(), s)
-		if err != nil || r.Status != fuzz.StatusOK {
-			t.Fatalf("%s: %v %+v", s, err, r)
-		}
-	}
+	return sqltest.Open(t, func(ctx context.Context) (*Target, error) { return Open(ctx, opts) })
 }
 
 // admin connects to the server beside the target, as the test's own session.
@@ -98,53 +74,30 @@ func admin(t testing.TB, dsn string) *sql.DB {
 	return db
 }
 
-func ok(cols []string, rows ...[]string) *fuzz.Result {
-	return &fuzz.Result{Status: fuzz.StatusOK, Columns: cols, Rows: rows}
-}
-
-func engineErr(code, msg string) *fuzz.Result {
-	return &fuzz.Result{Status: fuzz.StatusEngineError, Code: code, Err: msg}
-}
-
 func TestExec(t *testing.T) {
 	tg := open(t, Options{Worker: 200})
 	if v := tg.Version(); !regexp.MustCompile(`^\d+\.\d+\.\d+(-MariaDB)?$`).MatchString(v) || tg.Name() != "mariadb" {
 		t.Errorf("Name() = %q, Version() = %q", tg.Name(), v)
 	}
-	mustExec(t, tg, "CREATE TABLE t0(c0 INT PRIMARY KEY, c1 VARCHAR(10), c2 DOUBLE, c3 BLOB, c4 DECIMAL(10,3), c5 FLOAT)",
+	sqltest.MustExec(t, tg, "CREATE TABLE t0(c0 INT PRIMARY KEY, c1 VARCHAR(10), c2 DOUBLE, c3 BLOB, c4 DECIMAL(10,3), c5 FLOAT)",
 		"INSERT INTO t0 VALUES (1, 'a', 1.5, x'00ff', 1.500, 0.1), (2, NULL, -2.5e0, NULL, NULL, NULL)")
-	tests := []struct {
-		name string
-		stmt string
-		want *fuzz.Result
-	}{
+	sqltest.CheckExec(t, tg, []sqltest.ExecCase{
 		{"literals", `SELECT 1 AS a, 1.50 AS b, 0.1e0 AS c, 'a' AS d, true AS e, NULL AS f, x'00ff' AS g, 2.000 AS h,
 			18446744073709551615 AS i, CAST(0.1 AS FLOAT) AS j, DATE '2024-01-02' AS k, b'101' AS l, -9223372036854775808 AS m`,
-			ok([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"},
+			sqltest.OK([]string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"},
 				[]string{"i:1", "d:1.5", "r:0.1", "t:a", "i:1", "NULL", "b:00ff", "d:2", "i:18446744073709551615", "r:0.1",
 					"t:2024-01-02", "b:05", "i:-9223372036854775808"})},
-		{"rows", "SELECT * FROM t0 ORDER BY c0", ok([]string{"c0", "c1", "c2", "c3", "c4", "c5"},
+		{"rows", "SELECT * FROM t0 ORDER BY c0", sqltest.OK([]string{"c0", "c1", "c2", "c3", "c4", "c5"},
 			[]string{"i:1", "t:a", "r:1.5", "b:00ff", "d:1.5", "r:0.1"}, []string{"i:2", "NULL", "r:-2.5", "NULL", "NULL", "NULL"})},
-		{"no rows", "SELECT c0 FROM t0 WHERE false", ok([]string{"c0"})},
-		{"ddl", "CREATE TABLE t1(c0 INT)", ok(nil)},
-		{"bytes compare by bytes", "SELECT 'a' = 'A', 'a' < 'B'", ok([]string{"'a' = 'A'", "'a' < 'B'"}, []string{"i:0", "i:0"})},
-		{"division by zero is NULL", "SELECT 1/0 AS x", ok([]string{"x"}, []string{"NULL"})},
-		{"strict", "INSERT INTO t0(c0) VALUES ('abc')", engineErr("1366", "Incorrect integer value: 'abc' for column `polyfuzz_w200`.`t0`.`c0` at row 1")},
-		{"unique", "INSERT INTO t0(c0) VALUES (1)", engineErr("1062", "Duplicate entry '1' for key 'PRIMARY'")},
-		{"no table", "SELECT * FROM nope", engineErr("1146", "Table 'polyfuzz_w200.nope' doesn't exist")},
-		{"after error", "SELECT COUNT(*) AS n FROM t0", ok([]string{"n"}, []string{"i:2"})},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := tg.Exec(context.Background(), tc.stmt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("Exec(%q)\n got %+v\nwant %+v", tc.stmt, got, tc.want)
-			}
-		})
-	}
+		{"no rows", "SELECT c0 FROM t0 WHERE false", sqltest.OK([]string{"c0"})},
+		{"ddl", "CREATE TABLE t1(c0 INT)", sqltest.OK(nil)},
+		{"bytes compare by bytes", "SELECT 'a' = 'A', 'a' < 'B'", sqltest.OK([]string{"'a' = 'A'", "'a' < 'B'"}, []string{"i:0", "i:0"})},
+		{"division by zero is NULL", "SELECT 1/0 AS x", sqltest.OK([]string{"x"}, []string{"NULL"})},
+		{"strict", "INSERT INTO t0(c0) VALUES ('abc')", sqltest.EngineErr("1366", "Incorrect integer value: 'abc' for column `polyfuzz_w200`.`t0`.`c0` at row 1")},
+		{"unique", "INSERT INTO t0(c0) VALUES (1)", sqltest.EngineErr("1062", "Duplicate entry '1' for key 'PRIMARY'")},
+		{"no table", "SELECT * FROM nope", sqltest.EngineErr("1146", "Table 'polyfuzz_w200.nope' doesn't exist")},
+		{"after error", "SELECT COUNT(*) AS n FROM t0", sqltest.OK([]string{"n"}, []string{"i:2"})},
+	})
 }
 
 func TestMySQLFlavor(t *testing.T) {
@@ -152,62 +105,24 @@ func TestMySQLFlavor(t *testing.T) {
 	if tg.Name() != "mysql" {
 		t.Errorf("Name() = %q, want mysql", tg.Name())
 	}
-	got, err := tg.Exec(context.Background(), "SELECT 1.50 AS x")
-	if want := ok([]string{"x"}, []string{"d:1.5"}); err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("got %+v %v, want %+v", got, err, want)
-	}
+	sqltest.CheckExec(t, tg, []sqltest.ExecCase{{"decimal", "SELECT 1.50 AS x", sqltest.OK([]string{"x"}, []string{"d:1.5"})}})
 }
 
 func TestTimeout(t *testing.T) {
-	tests := []struct {
-		name  string
-		setup string
-		stmt  string
-		max   time.Duration
-	}{
+	tg := open(t, Options{Worker: 202, Timeout: 200 * time.Millisecond})
+	sqltest.MustExec(t, tg, "CREATE TABLE kept(c0 INT)")
+	sqltest.CheckTimeouts(t, tg, "SELECT * FROM kept", []sqltest.TimeoutCase{
 		{"sleep", "", "SELECT SLEEP(5)", time.Second},
 		{"busy", "", "SELECT BENCHMARK(10000000000, MD5('a'))", time.Second},
 		{"endless", "SET SESSION max_recursive_iterations = 4294967295",
 			"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT COUNT(*) FROM c", time.Second},
 		// The statement turned the server's timeout off: the client's backstop drops the session.
-		{"backstop", "SET SESSION max_statement_time = 0", "SELECT SLEEP(10)", 200*time.Millisecond + Backstop + time.Second},
-	}
-	tg := open(t, Options{Worker: 202, Timeout: 200 * time.Millisecond})
-	mustExec(t, tg, "CREATE TABLE kept(c0 INT)")
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.setup != "" {
-				mustExec(t, tg, tc.setup)
-			}
-			start := time.Now()
-			r, err := tg.Exec(context.Background(), tc.stmt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Status != fuzz.StatusTimeout || time.Since(start) > tc.max {
-				t.Fatalf("%s gave %+v after %s, want a timeout within %s", tc.stmt, r, time.Since(start), tc.max)
-			}
-			t.Log(r.Err)
-			mustExec(t, tg, "SELECT * FROM kept")
-		})
-	}
+		{"backstop", "SET SESSION max_statement_time = 0", "SELECT SLEEP(10)", 200*time.Millisecond + sqlserver.Backstop + time.Second},
+	})
 }
 
 func TestLostConnection(t *testing.T) {
-	tg := open(t, Options{Worker: 203})
-	ctx := context.Background()
-	mustExec(t, tg, "CREATE TABLE t0(c0 INT)")
-	r, err := tg.Exec(ctx, "KILL CONNECTION_ID()")
-	if err != nil || r.Status != fuzz.StatusCrash {
-		t.Fatalf("killed session gave %+v %v, want a crash", r, err)
-	}
-	if r2, err := tg.Exec(ctx, "SELECT 1"); err != nil || r2.Status != fuzz.StatusCrash {
-		t.Fatalf("Exec after a crash gave %+v %v, want the crash again until Reset", r2, err)
-	}
-	if err := tg.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, tg, "CREATE TABLE t0(c0 INT)", "SELECT * FROM t0")
+	sqlservertest.CheckLostSession(t, open(t, Options{Worker: 203}), "KILL CONNECTION_ID()", "")
 }
 
 func TestRetryable(t *testing.T) {
@@ -219,7 +134,7 @@ func TestRetryable(t *testing.T) {
 		want    bool
 	}{
 		{"refused while restarting", refused, time.Second, true},
-		{"refused past the wait", refused, recoveryWait, false},
+		{"refused past the wait", refused, sqlserver.RecoveryWait, false},
 		{"shutting down", &mysql.MySQLError{Number: 1053, Message: "Server shutdown in progress"}, 0, true},
 		{"lost during the handshake", &mysql.MySQLError{Number: 2013, Message: "Lost connection"}, 0, true},
 		{"bad connection", driver.ErrBadConn, 0, true},
@@ -233,7 +148,7 @@ func TestRetryable(t *testing.T) {
 		{"anything else", errors.New("something else"), 0, false},
 	}
 	for _, tc := range tests {
-		if got := retryable(tc.err, tc.elapsed, recoveryWait); got != tc.want {
+		if got := retryable(tc.err, tc.elapsed, sqlserver.RecoveryWait); got != tc.want {
 			t.Errorf("%s: retryable(%v, %s) = %v, want %v", tc.name, tc.err, tc.elapsed, got, tc.want)
 		}
 	}
@@ -295,60 +210,26 @@ func databases(t testing.TB, db *sql.DB, re string) []string {
 }
 
 func TestNamespace(t *testing.T) {
-	dsn := testenv.NeedDSN(t, dsnEnv)
-	ctx := context.Background()
+	db := admin(t, testenv.NeedDSN(t, dsnEnv))
 	a, b := open(t, Options{Worker: 204}), open(t, Options{Worker: 205})
 	if a.Database() != "polyfuzz_w204" || b.Database() != "polyfuzz_w205" {
 		t.Fatalf("databases %q and %q", a.Database(), b.Database())
 	}
-	mustExec(t, a, "CREATE TABLE t0(c0 INT)", "INSERT INTO t0 VALUES (1)", "CREATE VIEW v0 AS SELECT * FROM t0",
-		"SET SESSION sql_mode = ''")
-	mustExec(t, b, "CREATE TABLE t0(c0 INT)", "INSERT INTO t0 VALUES (2)")
-	steps := []struct {
-		name string
-		tg   *Target
-		stmt string
-		want *fuzz.Result
-	}{
-		{"a sees its own t0", a, "SELECT c0 FROM t0", ok([]string{"c0"}, []string{"i:1"})},
-		{"b sees its own t0", b, "SELECT c0 FROM t0", ok([]string{"c0"}, []string{"i:2"})},
-	}
-	for _, s := range steps {
-		if got, err := s.tg.Exec(ctx, s.stmt); err != nil || !reflect.DeepEqual(got, s.want) {
-			t.Errorf("%s: %+v %v, want %+v", s.name, got, err, s.want)
-		}
-	}
-	if err := a.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	after := []struct {
-		stmt string
-		want *fuzz.Result
-	}{
-		{"SELECT * FROM t0", engineErr("1146", "Table 'polyfuzz_w204.t0' doesn't exist")},
-		{"SELECT * FROM v0", engineErr("1146", "Table 'polyfuzz_w204.v0' doesn't exist")},
-		{"SELECT @@SESSION.sql_mode AS m, DATABASE() AS d", ok([]string{"m", "d"}, []string{"t:" + SQLMode, "t:polyfuzz_w204"})},
-	}
-	for _, s := range after {
-		if got, err := a.Exec(ctx, s.stmt); err != nil || !reflect.DeepEqual(got, s.want) {
-			t.Errorf("after Reset, %s: %+v %v, want %+v", s.stmt, got, err, s.want)
-		}
-	}
-	mustExec(t, b, "SELECT c0 FROM t0")
-	db := admin(t, dsn)
-	if got := databases(t, db, "^polyfuzz_w20[45]$"); !reflect.DeepEqual(got, []string{"polyfuzz_w204", "polyfuzz_w205"}) {
-		t.Fatalf("databases before Close: %v", got)
-	}
-	a.Close()
-	b.Close()
-	if got := databases(t, db, "^polyfuzz_w20[45]$"); len(got) != 0 {
-		t.Fatalf("Close left databases %v", got)
-	}
+	sqlservertest.CheckNamespaces(t, sqlservertest.Namespaces{
+		A: a, B: b,
+		Names:  []string{"polyfuzz_w204", "polyfuzz_w205"},
+		List:   func() []string { return databases(t, db, "^polyfuzz_w20[45]$") },
+		SetupA: []string{"CREATE VIEW v0 AS SELECT * FROM t0", "SET SESSION sql_mode = ''"},
+		After: []sqltest.ExecCase{
+			{"t0 is gone", "SELECT * FROM t0", sqltest.EngineErr("1146", "Table 'polyfuzz_w204.t0' doesn't exist")},
+			{"v0 is gone", "SELECT * FROM v0", sqltest.EngineErr("1146", "Table 'polyfuzz_w204.v0' doesn't exist")},
+			{"settings", "SELECT @@SESSION.sql_mode AS m, DATABASE() AS d", sqltest.OK([]string{"m", "d"}, []string{"t:" + SQLMode, "t:polyfuzz_w204"})},
+		},
+	})
 }
 
 func TestForeignTables(t *testing.T) {
 	dsn := testenv.NeedDSN(t, dsnEnv)
-	ctx := context.Background()
 	db := admin(t, dsn)
 	setup := []string{
 		"DROP DATABASE IF EXISTS polyfuzz_w206",
@@ -362,36 +243,10 @@ func TestForeignTables(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { db.Exec("DROP DATABASE IF EXISTS polyfuzz_w206") })
-
-	_, err := Open(ctx, Options{DSN: dsn, Worker: 206})
-	if err == nil {
-		t.Fatal("Open accepted a database holding foreign tables")
-	}
-	t.Log(err)
-	for _, want := range []string{`mariadb database "polyfuzz_w206" already holds tables polyfuzz did not create (accounts)`, "--force"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("Open's error %q lacks %q", err, want)
-		}
-	}
-
-	tg, err := Open(ctx, Options{DSN: dsn, Worker: 206, Force: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tg.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, tg, "CREATE TABLE t0(c0 INT)", "CREATE VIEW v0 AS SELECT * FROM t0", "CREATE SEQUENCE s0")
-	if err := tg.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if r, _ := tg.Exec(ctx, "SELECT * FROM t0"); r.Status != fuzz.StatusEngineError {
-		t.Fatalf("t0 survived Reset: %+v", r)
-	}
-	mustExec(t, tg, "CREATE TABLE t0(c0 INT)")
-	if err := tg.Close(); err != nil {
-		t.Fatal(err)
-	}
+	sqlservertest.CheckForce(t, func(ctx context.Context, force bool) (fuzz.Target, error) {
+		return Open(ctx, Options{DSN: dsn, Worker: 206, Force: force})
+	}, `mariadb database "polyfuzz_w206" already holds tables polyfuzz did not create (accounts)`,
+		"CREATE VIEW v0 AS SELECT * FROM t0", "CREATE SEQUENCE s0")
 	var n int
 	if err := db.QueryRow("SELECT COUNT(*) FROM polyfuzz_w206.accounts WHERE owner IN ('alice', 'bob')").Scan(&n); err != nil || n != 2 {
 		t.Fatalf("foreign table after a forced session: %d rows, %v", n, err)
@@ -403,70 +258,16 @@ func TestForeignTables(t *testing.T) {
 }
 
 func TestConnectErrors(t *testing.T) {
-	dsn := testenv.NeedDSN(t, dsnEnv)
-	d, err := sqlserver.ParseDSN("mariadb", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	withAddr := func(host string, port int) string {
-		e := *d
-		e.Host, e.Port = host, port
-		return e.URL()
-	}
-	wrong := *d
-	wrong.Password = "not-the-secret-42"
-	tests := []struct {
-		name string
-		dsn  string
-		want string // a regular expression for the whole message
-	}{
-		{"unreachable", withAddr("127.0.0.1", 1),
-			`^cannot reach mariadb at 127\.0\.0\.1:1: connection refused; is the server running\? start it or fix --dbms mariadb=DSN$`},
-		{"wrong password", wrong.URL(), `^mariadb at ` + regexp.QuoteMeta(d.Addr()) + ` refused user "` + d.User + `": wrong password or no such user$`},
-		{"postgres scheme", "postgres://u:p@127.0.0.1:5432/db", `^--dbms mariadb got a postgres:// DSN; give mariadb://USER:PASS@HOST:PORT/DB$`},
-		{"bad database name", withAddr(d.Host, d.Port)[:len(withAddr(d.Host, d.Port))-len(d.Database)] + "my-db",
-			`^mariadb database name "my-db_w207" is not a plain identifier`},
-	}
-	if pdsn := os.Getenv("POLYFUZZ_POSTGRES_DSN"); pdsn != "" {
-		p, err := sqlserver.ParseDSN("postgres", pdsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tests = append(tests, struct{ name, dsn, want string }{"postgres server", withAddr(p.Host, p.Port),
-			`^` + regexp.QuoteMeta(p.Addr()) + ` does not speak the mariadb protocol \(is it a PostgreSQL server\?\)$`})
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			tg, err := Open(ctx, Options{DSN: tc.dsn, Flavor: "mariadb", Worker: 207})
-			if err == nil {
-				tg.Close()
-				t.Fatal("Open succeeded")
-			}
-			msg := err.Error()
-			t.Log(msg)
-			if !regexp.MustCompile(tc.want).MatchString(msg) {
-				t.Errorf("error %q does not match %q", msg, tc.want)
-			}
-			for _, secret := range []string{d.Password, wrong.Password} {
-				if strings.Contains(msg, secret) {
-					t.Errorf("error %q shows a password", msg)
-				}
-			}
-			if strings.Contains(msg, "\n") {
-				t.Errorf("error %q is not one line", msg)
-			}
-		})
-	}
+	sqlservertest.CheckConnectErrors(t, "mariadb", testenv.NeedDSN(t, dsnEnv), func(ctx context.Context, dsn string) (io.Closer, error) {
+		return Open(ctx, Options{DSN: dsn, Flavor: "mariadb", Worker: 207})
+	}, func(d sqlserver.DSN) []sqlservertest.BadDSN {
+		d.Database = "my-db"
+		return []sqlservertest.BadDSN{{"bad database name", d.URL(), `^mariadb database name "my-db_w207" is not a plain identifier`, ""}}
+	})
 }
 
 func TestClosed(t *testing.T) {
-	tg := open(t, Options{Worker: 208})
-	tg.Close()
-	if _, err := tg.Exec(context.Background(), "SELECT 1"); !errors.Is(err, errClosed) {
-		t.Fatalf("Exec after Close: %v", err)
-	}
+	sqltest.CheckClosed(t, open(t, Options{Worker: 208}), errClosed)
 }
 
 // supervisedServer returns the pid of the mariadbd that tg is connected to when
@@ -526,7 +327,7 @@ func TestServerCrash(t *testing.T) {
 	testenv.Exclusive(t)
 	tg := open(t, Options{Worker: 211})
 	ctx := context.Background()
-	mustExec(t, tg, "CREATE TABLE t0(c0 INT)", "INSERT INTO t0 VALUES (1)")
+	sqltest.MustExec(t, tg, "CREATE TABLE t0(c0 INT)", "INSERT INTO t0 VALUES (1)")
 	pid := supervisedServer(t, tg)
 	if err := syscall.Kill(pid, syscall.SIGSEGV); err != nil {
 		t.Fatal(err)
@@ -563,8 +364,8 @@ func TestServerCrash(t *testing.T) {
 			}
 			took := time.Since(start)
 			t.Logf("Reset reconnected after %s", took.Round(time.Millisecond))
-			if took >= recoveryWait {
-				t.Errorf("Reset took %s, more than the wait %s", took, recoveryWait)
+			if took >= sqlserver.RecoveryWait {
+				t.Errorf("Reset took %s, more than the wait %s", took, sqlserver.RecoveryWait)
 			}
 		}
 		r, err := tg.Exec(ctx, s.stmt)
@@ -580,17 +381,8 @@ func TestServerCrash(t *testing.T) {
 }
 
 func BenchmarkExec(b *testing.B) {
-	tg := open(b, Options{Worker: 209, Timeout: 5 * time.Second})
-	mustExec(b, tg, "CREATE TABLE t0(c0 INT, c1 TEXT)",
+	sqltest.BenchExec(b, open(b, Options{Worker: 209, Timeout: 5 * time.Second}), "CREATE TABLE t0(c0 INT, c1 TEXT)",
 		"INSERT INTO t0 VALUES (1,'v1'),(2,'v2'),(3,'v3'),(4,'v4'),(5,'v5'),(6,'v6'),(7,'v7'),(8,'v8'),(9,'v9'),(10,'v10')")
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		r, err := tg.Exec(ctx, "SELECT c0, c1 FROM t0 WHERE c0 > 5")
-		if err != nil || len(r.Rows) != 5 {
-			b.Fatal(err, r)
-		}
-	}
 }
 
 // BenchmarkReset compares recreating the worker database with dropping its tables one list at a
@@ -604,13 +396,7 @@ func BenchmarkReset(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			tg := open(b, Options{Worker: 210})
 			tg.owned = owned
-			ctx := context.Background()
-			for i := 0; i < b.N; i++ {
-				mustExec(b, tg, "CREATE TABLE t0(c0 INT)", "CREATE TABLE t1(c0 INT)", "CREATE VIEW v0 AS SELECT * FROM t0")
-				if err := tg.Reset(ctx); err != nil {
-					b.Fatal(err)
-				}
-			}
+			sqltest.BenchReset(b, tg, "CREATE TABLE t0(c0 INT)", "CREATE TABLE t1(c0 INT)", "CREATE VIEW v0 AS SELECT * FROM t0")
 			tg.owned = true
 		})
 	}

@@ -35,6 +35,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/sqlexec"
 	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
 )
 
@@ -51,12 +52,6 @@ type Options struct {
 	// drops only its own schema.
 	Force bool
 }
-
-// Backstop is how long past Timeout the client waits before it gives up on the server.
-const Backstop = 2 * time.Second
-
-// recoveryWait bounds how long Reset waits for a server that is restarting or recovering.
-const recoveryWait = 60 * time.Second
 
 // Target is a PostgreSQL session in a schema polyfuzz owns.
 type Target struct {
@@ -274,7 +269,7 @@ func (t *Target) Reset(ctx context.Context) error {
 	}
 	if t.crashed != "" || t.conn == nil || t.conn.IsClosed() {
 		t.drop()
-		if err := t.connect(ctx, recoveryWait); err != nil {
+		if err := t.connect(ctx, sqlserver.RecoveryWait); err != nil {
 			return err
 		}
 		t.crashed = ""
@@ -349,12 +344,8 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 			return &fuzz.Result{Status: fuzz.StatusCrash, Err: t.crashed}, nil
 		}
 	}
-	qctx := ctx
-	if t.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		qctx, cancel = context.WithTimeout(ctx, t.opts.Timeout+Backstop)
-		defer cancel()
-	}
+	qctx, cancel := sqlexec.Context(ctx, t.opts.Timeout, sqlserver.Backstop)
+	defer cancel()
 	pg := t.conn.PgConn()
 	res, err := read(pg.Exec(qctx, stmt))
 	if err != nil {
@@ -408,14 +399,14 @@ func (t *Target) errResult(ctx, qctx context.Context, err error) (*fuzz.Result, 
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	case isPg && pe.Code == "57014" || qctx.Err() != nil:
-		msg := fmt.Sprintf("statement ran over %s", t.opts.Timeout)
+		detail := ""
 		if isPg {
-			msg += ": " + pe.Message
+			detail = pe.Message
 		}
 		if !pg.IsClosed() && pg.TxStatus() == 'E' {
 			pg.Exec(ctx, "ROLLBACK").Close()
 		}
-		return &fuzz.Result{Status: fuzz.StatusTimeout, Err: msg}, nil
+		return sqlexec.Timeout(t.opts.Timeout, detail), nil
 	case isPg && (pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03" || pe.Severity == "FATAL" ||
 		pe.Severity == "PANIC"):
 		t.crashed = pe.Code + ": " + t.dsn.Redact(pe.Message)

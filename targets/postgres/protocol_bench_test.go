@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/polyfuzz/polyfuzz/internal/sqltest"
 )
 
 // BenchmarkProtocols compares ways of sending one statement, to back the choice of the simple
@@ -13,7 +15,7 @@ import (
 // only adds a prepare round trip.
 func BenchmarkProtocols(b *testing.B) {
 	tg := open(b, Options{Worker: 111})
-	mustExec(b, tg, "CREATE TABLE t0(c0 INT, c1 TEXT)", "INSERT INTO t0 SELECT g, 'v' || g FROM generate_series(1, 10) g")
+	sqltest.MustExec(b, tg, "CREATE TABLE t0(c0 INT, c1 TEXT)", "INSERT INTO t0 SELECT g, 'v' || g FROM generate_series(1, 10) g")
 	ctx := context.Background()
 	// Distinct statements, as a fuzzer sends them.
 	stmt := func(i int) string {
@@ -36,24 +38,23 @@ func BenchmarkProtocols(b *testing.B) {
 			}
 		}
 	})
-	b.Run("pgx-simple", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			rows, err := tg.conn.Query(ctx, stmt(i), pgx.QueryExecModeSimpleProtocol)
-			if err != nil {
-				b.Fatal(err)
+	for _, m := range []struct {
+		name string
+		mode pgx.QueryExecMode
+	}{
+		{"pgx-simple", pgx.QueryExecModeSimpleProtocol},
+		{"pgx-exec-extended", pgx.QueryExecModeExec},
+	} {
+		b.Run(m.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				rows, err := tg.conn.Query(ctx, stmt(i), m.mode)
+				if err != nil {
+					b.Fatal(err)
+				}
+				drain(b, rows)
 			}
-			drain(b, rows)
-		}
-	})
-	b.Run("pgx-exec-extended", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			rows, err := tg.conn.Query(ctx, stmt(i), pgx.QueryExecModeExec)
-			if err != nil {
-				b.Fatal(err)
-			}
-			drain(b, rows)
-		}
-	})
+		})
+	}
 	b.Run("pgx-default-statement-cache", func(b *testing.B) {
 		c, err := pgx.Connect(ctx, tg.cfg.ConnString())
 		if err != nil {

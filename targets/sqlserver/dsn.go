@@ -1,8 +1,9 @@
 // Package sqlserver holds what the client-server SQL targets (postgres, mysql and mariadb) share:
 // URL DSNs and their parsing, redaction of passwords from any text a target shows, one-line connect
 // errors (unreachable server, refused login, a server of another engine), a protocol probe that
-// tells a PostgreSQL server from a MySQL/MariaDB one, and helpers for the namespaces polyfuzz owns
-// on a shared server. It imports only the standard library.
+// tells a PostgreSQL server from a MySQL/MariaDB one, helpers for the namespaces polyfuzz owns on a
+// shared server, and the timings they share (Backstop, RecoveryWait). It imports only the standard
+// library.
 package sqlserver
 
 import (
@@ -18,6 +19,14 @@ import (
 
 // ConnectTimeout bounds each attempt to connect and log in.
 const ConnectTimeout = 5 * time.Second
+
+// Backstop is how long past a statement's timeout a target waits before it gives up on the
+// server, which should have stopped the statement itself.
+const Backstop = 2 * time.Second
+
+// RecoveryWait bounds how long a target's Reset waits for a server that is restarting or
+// recovering after a crash.
+const RecoveryWait = 60 * time.Second
 
 // DefaultDatabase is the database a DSN without one names.
 const DefaultDatabase = "polyfuzz"
