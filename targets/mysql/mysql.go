@@ -12,11 +12,16 @@
 // Namespace and safety: MySQL has no schemas inside a database, so each worker works in a database
 // of its own, <D>_w<Worker>, next to the DSN's database D (default "polyfuzz"), created with
 // CHARACTER SET utf8mb4 COLLATE utf8mb4_bin so that text compares by bytes (the session's
-// collation is utf8mb4_bin too) and, on MariaDB, with the comment 'created by polyfuzz'. Open
-// refuses a worker database polyfuzz did not create that holds tables or views, unless Force; with
-// Force it records what is there and never drops it: Reset and Close drop only the tables, views
-// and sequences that appeared since. A database polyfuzz created (or one carrying its comment, left
-// over by an earlier run) is dropped and recreated by Reset and dropped by Close.
+// collation is utf8mb4_bin too) and, on MariaDB, with the comment 'created by polyfuzz'. The
+// target's session claims the database with GET_LOCK('<database>', 0) and holds the lock until
+// Close. When another live session holds it (a second polyfuzz process numbers its workers alike),
+// Open moves on to <D>_w<Worker>_2, _3, ... and works in the first database whose lock it gets.
+// After a reconnect the new session takes the lock again, and Reset fails rather than touch a
+// database that another session took meanwhile. Open refuses a worker database polyfuzz did not
+// create that holds tables or views, unless Force; with Force it records what is there and never
+// drops it: Reset and Close drop only the tables, views and sequences that appeared since. A
+// database polyfuzz created (or one carrying its comment whose lock is free, left over by an
+// earlier run) is dropped and recreated by Reset and dropped by Close.
 //
 // Every session runs with sql_mode = SQLMode. Values print in the canonical forms of package fuzz:
 // integer types as i:, DECIMAL as d: (fuzz.Decimal), DOUBLE as r:, FLOAT as r: of the float32,
@@ -54,7 +59,8 @@ const SQLMode = "STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION"
 // Options configure a MySQL or MariaDB target.
 type Options struct {
 	// DSN is mysql://USER:PASS@HOST:PORT/DB or mariadb://...; DB (default "polyfuzz") names the
-	// worker databases DB_w<Worker>. The user needs CREATE and DROP on them.
+	// worker databases DB_w<Worker> (DB_w<Worker>_2, ... when another session holds that one).
+	// The user needs CREATE and DROP on them.
 	DSN string
 	// Flavor is "mysql" or "mariadb"; empty takes it from the DSN's scheme.
 	Flavor string
@@ -98,11 +104,11 @@ func Open(ctx context.Context, opts Options) (*Target, error) {
 		return nil, err
 	}
 	if err := t.claim(ctx); err != nil {
-		t.drop()
+		t.release()
 		return nil, err
 	}
 	if err := t.Reset(ctx); err != nil {
-		t.drop()
+		t.release()
 		return nil, err
 	}
 	return t, nil
@@ -298,9 +304,20 @@ func (t *Target) connectError(ctx context.Context, err error) error {
 	return t.dsn.ConnectError(ctx, err, nil)
 }
 
-// claim finds or creates the worker database and refuses one that holds tables polyfuzz did not
-// create, unless Force.
+// claim takes the lock of the first of the worker database's names that no other session holds,
+// then finds or creates that database and refuses one that holds tables polyfuzz did not create,
+// unless Force.
 func (t *Target) claim(ctx context.Context) error {
+	db, err := t.dsn.Claim("database", t.db, func(name string) (bool, error) {
+		if err := sqlserver.CheckIdent(t.opts.Flavor, "database", name, 64); err != nil {
+			return false, err
+		}
+		return t.lock(ctx, name)
+	})
+	if err != nil {
+		return err
+	}
+	t.db = db
 	q := "SELECT 'exists'"
 	if t.mariadb {
 		q = "SELECT SCHEMA_COMMENT"
@@ -340,6 +357,37 @@ func (t *Target) claim(ctx context.Context) error {
 	return nil
 }
 
+// lock tries to take the lock on the database name without waiting, and reports whether it did.
+func (t *Target) lock(ctx context.Context, name string) (bool, error) {
+	row, err := t.row(ctx, "SELECT GET_LOCK('"+name+"', 0)")
+	if err == nil && row[0] != "0" && row[0] != "1" {
+		err = fmt.Errorf("GET_LOCK answered %q", row[0])
+	}
+	if err != nil {
+		return false, t.dsn.Failed("lock database "+name, err)
+	}
+	return row[0] == "1", nil
+}
+
+// relock takes the lock on the database again in a new session (see sqlserver.Reclaim).
+func (t *Target) relock(ctx context.Context) error {
+	err := t.dsn.Reclaim(ctx, "database", t.db, t.lock)
+	if err != nil {
+		t.drop()
+	}
+	return err
+}
+
+// reconnect opens a new session after a crash, waiting up to wait while the server restarts and
+// recovers, and takes the database's lock again.
+func (t *Target) reconnect(ctx context.Context, wait time.Duration) error {
+	t.drop()
+	if err := t.connect(ctx, wait); err != nil {
+		return err
+	}
+	return t.relock(ctx)
+}
+
 func (t *Target) createDB() string {
 	s := "CREATE DATABASE " + t.db + " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
 	if t.mariadb {
@@ -374,17 +422,21 @@ var errClosed = errors.New("mysql: target is closed")
 
 // Reset empties the worker database (recreating it when polyfuzz owns it) and restores the
 // session's settings; after a crash it reconnects first, waiting while the server restarts and
-// recovers.
+// recovers, and takes the database's lock again (it fails if another session took it meanwhile).
 func (t *Target) Reset(ctx context.Context) error {
 	if t.closed {
 		return errClosed
 	}
-	if t.crashed != "" || t.conn == nil {
-		t.drop()
-		if err := t.connect(ctx, sqlserver.RecoveryWait); err != nil {
+	if t.crashed != "" {
+		if err := t.reconnect(ctx, sqlserver.RecoveryWait); err != nil {
 			return err
 		}
 		t.crashed = ""
+	} else if t.conn == nil {
+		// The backstop dropped the session: its query may still run, holding the lock.
+		if err := t.reopen(ctx); err != nil {
+			return err
+		}
 	}
 	if err := t.empty(ctx); err != nil {
 		return err
@@ -445,6 +497,17 @@ func (t *Target) empty(ctx context.Context) error {
 	return nil
 }
 
+// release releases the database's lock, so that the next session that tries it gets it at once
+// rather than once the server has ended this one, and closes the session.
+func (t *Target) release() {
+	if t.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		t.exec(ctx, "DO RELEASE_LOCK('"+t.db+"')")
+		cancel()
+	}
+	t.drop()
+}
+
 // drop forgets the current connection.
 func (t *Target) drop() {
 	if t.conn != nil {
@@ -453,8 +516,9 @@ func (t *Target) drop() {
 	}
 }
 
-// Close drops what polyfuzz created (the whole worker database when it owns it) and closes the
-// session.
+// Close drops what polyfuzz created (the whole worker database when it owns it), releases the
+// database's lock and closes the session. After a lost session it drops nothing unless it gets the
+// lock again.
 func (t *Target) Close() error {
 	if t.closed {
 		return nil
@@ -462,13 +526,17 @@ func (t *Target) Close() error {
 	t.closed = true
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if t.conn == nil || t.crashed != "" {
-		t.drop()
-		if err := t.connect(ctx, 0); err != nil {
+	switch {
+	case t.crashed != "":
+		if err := t.reconnect(ctx, 0); err != nil {
+			return err
+		}
+	case t.conn == nil:
+		if err := t.reopen(ctx); err != nil {
 			return err
 		}
 	}
-	defer t.drop()
+	defer t.release()
 	t.exec(ctx, "ROLLBACK")
 	if t.owned {
 		if err := t.exec(ctx, "DROP DATABASE IF EXISTS "+t.db); err != nil {
@@ -555,8 +623,8 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	return res, nil
 }
 
-// reopen opens a new session in the worker database after the old one was dropped, and kills what
-// the old one was running.
+// reopen opens a new session in the worker database after the old one was dropped, kills what
+// the old one was running and takes the database's lock again once the old session has ended.
 func (t *Target) reopen(ctx context.Context) error {
 	old := t.connID
 	if err := t.connect(ctx, 0); err != nil {
@@ -564,6 +632,9 @@ func (t *Target) reopen(ctx context.Context) error {
 	}
 	if old != 0 {
 		t.exec(ctx, "KILL "+strconv.FormatUint(old, 10)) // it may be gone already
+	}
+	if err := t.relock(ctx); err != nil {
+		return err
 	}
 	if err := t.exec(ctx, "USE "+t.db); err != nil {
 		return t.dsn.Failed("use database "+t.db, err)

@@ -193,9 +193,16 @@ func TestReconnectGivesUp(t *testing.T) {
 	}
 }
 
+// databases lists the databases whose names match the regular expression re.
 func databases(t testing.TB, db *sql.DB, re string) []string {
 	t.Helper()
-	rows, err := db.Query("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME REGEXP ? ORDER BY 1", re)
+	return column(t, db, "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME REGEXP ? ORDER BY 1", re)
+}
+
+// column runs the query q and returns its first column.
+func column(t testing.TB, db *sql.DB, q string, args ...any) []string {
+	t.Helper()
+	rows, err := db.Query(q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,6 +231,46 @@ func TestNamespace(t *testing.T) {
 			{"t0 is gone", "SELECT * FROM t0", sqltest.EngineErr("1146", "Table 'polyfuzz_w204.t0' doesn't exist")},
 			{"v0 is gone", "SELECT * FROM v0", sqltest.EngineErr("1146", "Table 'polyfuzz_w204.v0' doesn't exist")},
 			{"settings", "SELECT @@SESSION.sql_mode AS m, DATABASE() AS d", sqltest.OK([]string{"m", "d"}, []string{"t:" + SQLMode, "t:polyfuzz_w204"})},
+		},
+	})
+}
+
+func TestSharedWorker(t *testing.T) {
+	dsn := testenv.NeedDSN(t, dsnEnv)
+	db := admin(t, dsn)
+	ctx := context.Background()
+	const base = "polyfuzz_w310"
+	sqlservertest.CheckSharedWorker(t, sqlservertest.SharedWorker{
+		Open: func(ctx context.Context) (fuzz.Target, error) { return Open(ctx, Options{DSN: dsn, Worker: 310}) },
+		Name: func(tg fuzz.Target) string { return tg.(*Target).Database() },
+		Base: base,
+		Kill: "KILL CONNECTION_ID()",
+		List: func() []string { return databases(t, db, "^"+base+"(_[0-9]+)?$") },
+		Tables: func(name string) []string {
+			return column(t, db, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? ORDER BY 1", name)
+		},
+		Hold: func(name string) func() {
+			c, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got sql.NullInt64
+			if err := c.QueryRowContext(ctx, "SELECT GET_LOCK(?, 10)", name).Scan(&got); err != nil || got.Int64 != 1 {
+				c.Close()
+				t.Fatalf("GET_LOCK(%q) = %v, %v", name, got, err)
+			}
+			return func() {
+				c.ExecContext(ctx, "DO RELEASE_LOCK(?)", name)
+				c.Close()
+			}
+		},
+		Leftover: func(name string) {
+			for _, s := range []string{"DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name + " COMMENT '" + sqlserver.OwnerComment + "'",
+				"CREATE TABLE " + name + ".left0(c0 INT)"} {
+				if _, err := db.Exec(s); err != nil {
+					t.Fatal(err)
+				}
+			}
 		},
 	})
 }

@@ -4,11 +4,17 @@
 //
 // Namespace and safety: polyfuzz works in the DSN's database, in a schema of its own per worker,
 // polyfuzz_w<Worker>, which it creates with the comment 'created by polyfuzz' and makes the only
-// schema on the search_path. Open refuses a database that holds tables, views, materialized views,
-// sequences or functions that polyfuzz did not create (outside pg_catalog, information_schema, the
-// toast and temporary schemas, extension members and schemas carrying that comment), unless Force
-// is set. When a schema named polyfuzz_w<Worker> exists without the comment, Open refuses it too;
-// with Force it works in polyfuzz_w<Worker>_<random hex> instead. polyfuzz never drops anything but
+// schema on the search_path. The target's session claims the schema with a session-level advisory
+// lock on the keys (hashtext('polyfuzz'), hashtext(schema)) and holds it until Close. When another
+// live session holds that lock (a second polyfuzz process numbers its workers alike), Open moves on
+// to polyfuzz_w<Worker>_2, _3, ... and works in the first schema whose lock it gets; a schema with
+// the comment whose lock is free is a leftover of a dead run and is dropped and recreated. After a
+// reconnect the new session takes the lock again, and Reset fails rather than touch a schema that
+// another session took meanwhile. Open refuses a database that holds tables, views, materialized
+// views, sequences or functions that polyfuzz did not create (outside pg_catalog,
+// information_schema, the toast and temporary schemas, extension members and schemas carrying that
+// comment), unless Force is set. When a schema of the worker's name exists without the comment,
+// Open refuses it too; with Force it moves on to the next name. polyfuzz never drops anything but
 // its own schema, also with Force.
 //
 // Values print in the canonical forms of package fuzz: int2/int4/int8/oid as i:, numeric as d:
@@ -24,7 +30,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -66,7 +71,8 @@ type Target struct {
 	closed  bool
 }
 
-// Open connects, checks that the database is polyfuzz's to use, and creates the worker's schema.
+// Open connects, checks that the database is polyfuzz's to use, claims the worker's schema and
+// creates it.
 func Open(ctx context.Context, opts Options) (*Target, error) {
 	dsn, err := sqlserver.ParseDSN(sqlserver.Postgres, opts.DSN)
 	if err != nil {
@@ -97,11 +103,11 @@ func Open(ctx context.Context, opts Options) (*Target, error) {
 		return nil, err
 	}
 	if err := t.claim(ctx); err != nil {
-		t.conn.Close(context.Background())
+		t.release()
 		return nil, err
 	}
 	if err := t.Reset(ctx); err != nil {
-		t.conn.Close(context.Background())
+		t.release()
 		return nil, err
 	}
 	return t, nil
@@ -186,7 +192,8 @@ WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LI
   AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')`
 
 // claim reads the server version, refuses a database holding objects polyfuzz did not create
-// (unless Force) and picks the worker's schema.
+// (unless Force) and claims the worker's schema: the first of its names whose lock the session
+// gets and that polyfuzz created or that does not exist.
 func (t *Target) claim(ctx context.Context) error {
 	v, err := t.column(ctx, "SHOW server_version")
 	if err != nil || len(v) != 1 {
@@ -202,29 +209,80 @@ func (t *Target) claim(ctx context.Context) error {
 			"in an empty database or its own schemas; use another database or pass --force",
 			t.dsn.Database, sqlserver.ObjectList(foreign, 5))
 	}
-	for {
-		owner, err := t.column(ctx, "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace WHERE nspname = '"+t.schema+"'")
-		if err != nil {
-			return t.dsn.Failed("look for schema "+t.schema, err)
-		}
-		if len(owner) == 0 || owner[0] == sqlserver.OwnerComment {
-			break // free, or left over by an earlier polyfuzz session
-		}
-		if !t.opts.Force {
-			return fmt.Errorf("postgres database %q has a schema %s that polyfuzz did not create (it lacks the comment %q); "+
-				"use another database or pass --force, and polyfuzz works in a schema of its own beside it",
-				t.dsn.Database, t.schema, sqlserver.OwnerComment)
-		}
-		t.schema = fmt.Sprintf("%s_%08x", sqlserver.WorkerName("polyfuzz", t.opts.Worker), rand.Uint32())
+	t.schema, err = t.dsn.Claim("schema", t.schema, func(name string) (bool, error) { return t.try(ctx, name) })
+	return err
+}
+
+// try tries to claim the schema name: it takes the schema's lock, checks that polyfuzz may work
+// there, and moves the session there. It reports false when another session holds the lock, or,
+// with Force, when the schema is someone else's.
+func (t *Target) try(ctx context.Context, name string) (bool, error) {
+	if ok, err := t.lock(ctx, name); !ok || err != nil {
+		return false, err
 	}
-	if t.cfg.RuntimeParams["search_path"] != t.schema {
-		// Reconnect, so that the session's default search_path (which RESET restores) is the
-		// schema polyfuzz works in, not the one it must not touch.
-		t.cfg.RuntimeParams["search_path"] = t.schema
-		t.drop()
-		return t.connect(ctx, 0)
+	owner, err := t.column(ctx, "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace WHERE nspname = '"+name+"'")
+	if err != nil {
+		return false, t.dsn.Failed("look for schema "+name, err)
+	}
+	if len(owner) > 0 && owner[0] != sqlserver.OwnerComment {
+		if !t.opts.Force {
+			return false, fmt.Errorf("postgres database %q has a schema %s that polyfuzz did not create (it lacks the comment %q); "+
+				"use another database or pass --force, and polyfuzz works in a schema of its own beside it",
+				t.dsn.Database, name, sqlserver.OwnerComment)
+		}
+		return false, t.unlock(ctx, name)
+	}
+	// The schema is free, or left over by a polyfuzz session that has ended.
+	if t.cfg.RuntimeParams["search_path"] == name {
+		return true, nil
+	}
+	// Move to a new session whose default search_path (which RESET restores) is the schema polyfuzz
+	// works in, not one it must not touch, and take the lock there. Should another session take
+	// it in between, the next name follows.
+	if err := t.unlock(ctx, name); err != nil {
+		return false, err
+	}
+	t.cfg.RuntimeParams["search_path"] = name
+	t.drop()
+	if err := t.connect(ctx, 0); err != nil {
+		return false, err
+	}
+	return t.lock(ctx, name)
+}
+
+// lockKeys are the keys of the advisory lock that claims the schema name.
+func lockKeys(name string) string { return "hashtext('polyfuzz'), hashtext('" + name + "')" }
+
+// lock tries to take the lock on the schema name without waiting, and reports whether it did.
+func (t *Target) lock(ctx context.Context, name string) (bool, error) {
+	r, err := t.column(ctx, "SELECT pg_try_advisory_lock("+lockKeys(name)+")")
+	if err != nil || len(r) != 1 {
+		return false, t.dsn.Failed("lock schema "+name, errOr(err, "no answer"))
+	}
+	return r[0] == "t", nil
+}
+
+// unlock releases the lock on the schema name.
+func (t *Target) unlock(ctx context.Context, name string) error {
+	if _, err := t.column(ctx, "SELECT pg_advisory_unlock("+lockKeys(name)+")"); err != nil {
+		return t.dsn.Failed("unlock schema "+name, err)
 	}
 	return nil
+}
+
+// reconnect opens a new session, waiting up to wait while the server recovers, and takes the lock
+// on the schema again, waiting while the server ends the old session that held it. It fails when
+// another session holds the lock.
+func (t *Target) reconnect(ctx context.Context, wait time.Duration) error {
+	t.drop()
+	if err := t.connect(ctx, wait); err != nil {
+		return err
+	}
+	err := t.dsn.Reclaim(ctx, "schema", t.schema, t.lock)
+	if err != nil {
+		t.drop()
+	}
+	return err
 }
 
 func errOr(err error, msg string) error {
@@ -262,14 +320,14 @@ func (t *Target) Version() string { return t.version }
 func (t *Target) Schema() string { return t.schema }
 
 // Reset drops and recreates the worker's schema and restores the session's settings; after a
-// crash it reconnects first, waiting while the server recovers.
+// crash it reconnects first, waiting while the server recovers, and takes the schema's lock again
+// (it fails if another session took it meanwhile).
 func (t *Target) Reset(ctx context.Context) error {
 	if t.closed {
 		return errClosed
 	}
 	if t.crashed != "" || t.conn == nil || t.conn.IsClosed() {
-		t.drop()
-		if err := t.connect(ctx, sqlserver.RecoveryWait); err != nil {
+		if err := t.reconnect(ctx, sqlserver.RecoveryWait); err != nil {
 			return err
 		}
 		t.crashed = ""
@@ -291,6 +349,17 @@ func (t *Target) Reset(ctx context.Context) error {
 
 var errClosed = errors.New("postgres: target is closed")
 
+// release releases the session's locks, so that the next session that tries them gets them at
+// once rather than once the server has ended this one, and closes the session.
+func (t *Target) release() {
+	if t.conn != nil && !t.conn.IsClosed() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		t.conn.PgConn().Exec(ctx, "SELECT pg_advisory_unlock_all()").Close()
+		cancel()
+	}
+	t.drop()
+}
+
 // drop forgets the current connection.
 func (t *Target) drop() {
 	if t.conn != nil {
@@ -301,7 +370,8 @@ func (t *Target) drop() {
 	}
 }
 
-// Close drops the worker's schema and closes the session.
+// Close drops the worker's schema, releases its lock and closes the session. After a lost session
+// it drops the schema only if it gets the lock again.
 func (t *Target) Close() error {
 	if t.closed {
 		return nil
@@ -310,8 +380,7 @@ func (t *Target) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if t.conn == nil || t.conn.IsClosed() || t.crashed != "" {
-		t.drop()
-		if err := t.connect(ctx, 0); err != nil {
+		if err := t.reconnect(ctx, 0); err != nil {
 			return err
 		}
 	}
@@ -320,7 +389,7 @@ func (t *Target) Close() error {
 		pg.Exec(ctx, "ROLLBACK").Close()
 	}
 	_, err := pg.Exec(ctx, "DROP SCHEMA IF EXISTS "+t.schema+" CASCADE").ReadAll()
-	t.drop()
+	t.release()
 	if err != nil {
 		return t.dsn.Failed("drop schema "+t.schema, err)
 	}
@@ -338,8 +407,7 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	}
 	if t.conn == nil || t.conn.IsClosed() {
 		// The backstop closed the connection; the schema survives on the server.
-		t.drop()
-		if err := t.connect(ctx, 0); err != nil {
+		if err := t.reconnect(ctx, 0); err != nil {
 			t.crashed = err.Error()
 			return &fuzz.Result{Status: fuzz.StatusCrash, Err: t.crashed}, nil
 		}

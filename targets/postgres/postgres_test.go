@@ -106,7 +106,13 @@ func TestLostConnection(t *testing.T) {
 // schemas lists the schemas whose names match the regular expression re.
 func schemas(t testing.TB, c *pgx.Conn, re string) []string {
 	t.Helper()
-	rows, err := c.Query(context.Background(), "SELECT nspname FROM pg_namespace WHERE nspname ~ $1 ORDER BY 1", re)
+	return column(t, c, "SELECT nspname::text FROM pg_namespace WHERE nspname ~ $1 ORDER BY 1", re)
+}
+
+// column runs the query q and returns its first column, of type text.
+func column(t testing.TB, c *pgx.Conn, q string, args ...any) []string {
+	t.Helper()
+	rows, err := c.Query(context.Background(), q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,6 +144,37 @@ func TestNamespace(t *testing.T) {
 			{"enable_seqscan", "SHOW enable_seqscan", sqltest.OK([]string{"enable_seqscan"}, []string{"t:on"})},
 			{"statement_timeout", "SHOW statement_timeout", sqltest.OK([]string{"statement_timeout"}, []string{"t:0"})},
 			{"search_path", "SHOW search_path", sqltest.OK([]string{"search_path"}, []string{"t:polyfuzz_w102"})},
+		},
+	})
+}
+
+func TestSharedWorker(t *testing.T) {
+	dsn := testenv.NeedDSN(t, dsnEnv)
+	c := admin(t, dsn)
+	ctx := context.Background()
+	const base = "polyfuzz_w300"
+	sqlservertest.CheckSharedWorker(t, sqlservertest.SharedWorker{
+		Open: func(ctx context.Context) (fuzz.Target, error) { return Open(ctx, Options{DSN: dsn, Worker: 300}) },
+		Name: func(tg fuzz.Target) string { return tg.(*Target).Schema() },
+		Base: base,
+		Kill: "SELECT pg_terminate_backend(pg_backend_pid())",
+		List: func() []string { return schemas(t, c, "^"+base+"(_[0-9]+)?$") },
+		Tables: func(name string) []string {
+			return column(t, c, "SELECT tablename::text FROM pg_tables WHERE schemaname = $1 ORDER BY 1", name)
+		},
+		Hold: func(name string) func() {
+			h := admin(t, dsn)
+			if _, err := h.Exec(ctx, "SELECT pg_advisory_lock(hashtext('polyfuzz'), hashtext($1))", name); err != nil {
+				t.Fatal(err)
+			}
+			return func() { h.Close(ctx) }
+		},
+		Leftover: func(name string) {
+			q := "DROP SCHEMA IF EXISTS " + name + " CASCADE; CREATE SCHEMA " + name + "; COMMENT ON SCHEMA " + name +
+				" IS '" + sqlserver.OwnerComment + "'; CREATE TABLE " + name + ".left0(c0 INT)"
+			if _, err := c.Exec(ctx, q); err != nil {
+				t.Fatal(err)
+			}
 		},
 	})
 }

@@ -2,8 +2,8 @@
 // URL DSNs and their parsing, redaction of passwords from any text a target shows, one-line connect
 // errors (unreachable server, refused login, a server of another engine), a protocol probe that
 // tells a PostgreSQL server from a MySQL/MariaDB one, helpers for the namespaces polyfuzz owns on a
-// shared server, and the timings they share (Backstop, RecoveryWait). It imports only the standard
-// library.
+// shared server and for the locks that claim them (Claim), and the timings they share (Backstop,
+// RecoveryWait, ReclaimWait). It imports only the standard library.
 package sqlserver
 
 import (

@@ -2,6 +2,7 @@ package sqlserver
 
 import (
 	"context"
+	"errors"
 	"net"
 	"reflect"
 	"strings"
@@ -235,5 +236,94 @@ func TestAuthFailedKeepsOwnWords(t *testing.T) {
 		if got := d.AuthFailed(tc.detail).Error(); got != tc.want {
 			t.Errorf("AuthFailed(%q) = %q, want %q", tc.detail, got, tc.want)
 		}
+	}
+}
+
+func TestCandidate(t *testing.T) {
+	tests := []struct {
+		k    int
+		want string
+	}{
+		{1, "polyfuzz_w3"},
+		{2, "polyfuzz_w3_2"},
+		{17, "polyfuzz_w3_17"},
+	}
+	for _, tc := range tests {
+		if got := Candidate("polyfuzz_w3", tc.k); got != tc.want {
+			t.Errorf("Candidate(polyfuzz_w3, %d) = %q, want %q", tc.k, got, tc.want)
+		}
+	}
+}
+
+func TestClaim(t *testing.T) {
+	d := &DSN{Engine: "postgres", Host: "127.0.0.1", Port: 5432}
+	refused := errors.New("refused")
+	tests := []struct {
+		name  string
+		taken map[string]bool // names another session holds
+		all   bool            // another session holds every name
+		fail  string          // the name whose try fails
+		want  string
+		err   string
+	}{
+		{"free", nil, false, "", "s_w1", ""},
+		{"first taken", map[string]bool{"s_w1": true}, false, "", "s_w1_2", ""},
+		{"two taken", map[string]bool{"s_w1": true, "s_w1_2": true}, false, "", "s_w1_3", ""},
+		{"failure", map[string]bool{"s_w1": true}, false, "s_w1_2", "", "refused"},
+		{"all taken", nil, true, "", "", "postgres at 127.0.0.1:5432: the schemas s_w1 to s_w1_100 are all in use by other polyfuzz sessions"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var tried []string
+			got, err := d.Claim("schema", "s_w1", func(name string) (bool, error) {
+				tried = append(tried, name)
+				if name == tc.fail {
+					return false, refused
+				}
+				return !tc.all && !tc.taken[name], nil
+			})
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("Claim = %q, %v, want error %q", got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("Claim = %q, %v, want %q", got, err, tc.want)
+			}
+			if len(tried) != len(tc.taken)+1 {
+				t.Errorf("Claim tried %v", tried)
+			}
+		})
+	}
+}
+
+func TestWaitLock(t *testing.T) {
+	failed := errors.New("failed")
+	tests := []struct {
+		name  string
+		free  int // the try that takes the lock; 0 for none
+		err   error
+		wait  time.Duration
+		want  bool
+		tries int // the least number of tries
+	}{
+		{"at once", 1, nil, time.Second, true, 1},
+		{"once the old session ends", 3, nil, time.Second, true, 3},
+		{"taken", 0, nil, 100 * time.Millisecond, false, 2},
+		{"no wait", 0, nil, 0, false, 1},
+		{"error", 0, failed, time.Second, false, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			got, err := waitLock(context.Background(), tc.wait, func(context.Context) (bool, error) {
+				n++
+				return n == tc.free, tc.err
+			})
+			if got != tc.want || !errors.Is(err, tc.err) || n < tc.tries || tc.err != nil && n != 1 {
+				t.Fatalf("waitLock = %v, %v after %d tries, want %v, %v after %d", got, err, n, tc.want, tc.err, tc.tries)
+			}
+		})
 	}
 }

@@ -1,7 +1,8 @@
 // Package sqlservertest holds what the server targets' tests (postgres, mysql and mariadb) share,
 // on top of package sqltest: checks of a lost session, of the namespaces two workers own on one
-// server, of the safety of a namespace holding objects polyfuzz did not create, and of the one-line
-// errors for bad DSNs. Each target's test calls them with its own statements and tables.
+// server, of those that targets of one worker number claim, of the safety of a namespace holding
+// objects polyfuzz did not create, and of the one-line errors for bad DSNs. Each target's test
+// calls them with its own statements and tables.
 package sqlservertest
 
 import (
@@ -80,6 +81,125 @@ func CheckNamespaces(t *testing.T, ns Namespaces) {
 	ns.A.Close()
 	ns.B.Close()
 	if got := ns.List(); len(got) != 0 {
+		t.Fatalf("Close left %v", got)
+	}
+}
+
+// SharedWorker is a target's side of CheckSharedWorker: targets of one worker number, opened as
+// two polyfuzz processes on one server would.
+type SharedWorker struct {
+	// Open opens a target with the worker number of the check.
+	Open func(ctx context.Context) (fuzz.Target, error)
+	// Name returns the namespace a target of Open works in.
+	Name func(tg fuzz.Target) string
+	// Base is the worker's namespace when no other session holds it.
+	Base string
+	// Kill is a statement that ends the target's own session.
+	Kill string
+	// List returns the namespaces named Base or Base_<number> that exist on the server, sorted.
+	List func() []string
+	// Tables returns the tables of the namespace name, sorted.
+	Tables func(name string) []string
+	// Hold takes the lock on the namespace name in a session of the test's own, as another polyfuzz
+	// process would, waiting while another session holds it; release ends that session.
+	Hold func(name string) (release func())
+	// Leftover creates the namespace name as a polyfuzz run that died leaves it: marked as
+	// polyfuzz's, holding a table left0, its lock free.
+	Leftover func(name string)
+}
+
+// CheckSharedWorker checks that targets of one worker number claim namespaces of their own with
+// the server's locks: the first reuses a leftover of a dead run, the others move on to Base_2,
+// Base_3 and leave the first's tables alone, a new target gets Base again once its holder has
+// closed, a target that lost its session claims its namespace again, and Reset fails rather than
+// touch a namespace another session took meanwhile.
+func CheckSharedWorker(t *testing.T, w SharedWorker) {
+	t.Helper()
+	ctx := context.Background()
+	open := func(t *testing.T, want string) fuzz.Target {
+		t.Helper()
+		tg := sqltest.Open(t, func(ctx context.Context) (fuzz.Target, error) { return w.Open(ctx) })
+		if got := w.Name(tg); got != want {
+			t.Fatalf("the target works in %q, want %q", got, want)
+		}
+		return tg
+	}
+	second, third := sqlserver.Candidate(w.Base, 2), sqlserver.Candidate(w.Base, 3)
+	t.Run("concurrent", func(t *testing.T) {
+		w.Leftover(w.Base)
+		a := open(t, w.Base)
+		if got := w.Tables(w.Base); len(got) != 0 {
+			t.Fatalf("the leftover %s still holds %v", w.Base, got)
+		}
+		sqltest.MustExec(t, a, "CREATE TABLE t0(c0 INT)", "INSERT INTO t0 VALUES (1)")
+		others := []struct {
+			name string
+			want string
+		}{
+			{"second", second},
+			{"third", third},
+		}
+		for _, o := range others {
+			tg := open(t, o.want)
+			if err := tg.Reset(ctx); err != nil {
+				t.Fatal(err)
+			}
+			sqltest.MustExec(t, tg, "CREATE TABLE t0(c1 INT, c2 INT)", "INSERT INTO t0 VALUES (2, 3)")
+			if err := tg.Reset(ctx); err != nil {
+				t.Fatal(err)
+			}
+			sqltest.MustExec(t, tg, "CREATE TABLE t0(c2 INT)", "INSERT INTO t0 VALUES (4)")
+			sqltest.CheckExec(t, a, []sqltest.ExecCase{
+				{"A keeps its t0 beside the " + o.name, "SELECT c0 FROM t0", sqltest.OK([]string{"c0"}, []string{"i:1"})},
+			})
+		}
+		if got, want := w.List(), []string{w.Base, second, third}; !reflect.DeepEqual(got, want) {
+			t.Fatalf("namespaces %v, want %v", got, want)
+		}
+		a.Close()
+		d := open(t, w.Base)
+		sqltest.MustExec(t, d, "CREATE TABLE t0(c0 INT)")
+	})
+	if got := w.List(); len(got) != 0 {
+		t.Fatalf("Close left %v", got)
+	}
+	t.Run("reconnect", func(t *testing.T) {
+		tg := open(t, w.Base)
+		crash := func() {
+			t.Helper()
+			sqltest.MustExec(t, tg, "CREATE TABLE t0(c0 INT)")
+			if r, err := tg.Exec(ctx, w.Kill); err != nil || r.Status != fuzz.StatusCrash {
+				t.Fatalf("%s gave %+v %v, want a crash", w.Kill, r, err)
+			}
+		}
+		crash()
+		if err := tg.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Name(tg); got != w.Base {
+			t.Fatalf("after a reconnect the target works in %q, want %q", got, w.Base)
+		}
+		crash()
+		release := w.Hold(w.Base)
+		err := tg.Reset(ctx)
+		t.Log(err)
+		if err == nil || !strings.Contains(err.Error(), w.Base+" is now in use by another session") {
+			release()
+			t.Fatalf("Reset over a namespace another session took gave %v, want an error that names %s", err, w.Base)
+		}
+		if got := w.Tables(w.Base); !reflect.DeepEqual(got, []string{"t0"}) {
+			t.Errorf("the namespace holds %v after the failed Reset, want [t0]", got)
+		}
+		if r, err := tg.Exec(ctx, "SELECT 1"); err != nil || r.Status != fuzz.StatusCrash {
+			t.Errorf("Exec after the failed Reset gave %+v %v, want the crash again", r, err)
+		}
+		release()
+		if err := tg.Reset(ctx); err != nil {
+			t.Fatalf("Reset once the other session ended: %v", err)
+		}
+		sqltest.MustExec(t, tg, "CREATE TABLE t0(c0 INT)")
+	})
+	if got := w.List(); len(got) != 0 {
 		t.Fatalf("Close left %v", got)
 	}
 }
