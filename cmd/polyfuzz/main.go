@@ -20,10 +20,10 @@ import (
 const usage = `polyfuzz finds wrong answers in SMT solvers and database engines.
 
 usage:
-  polyfuzz sql [flags]          fuzz a SQL engine (default: embedded SQLite, NoREC and TLP)
+  polyfuzz sql [flags]          fuzz SQL engines: SQLite (default), DuckDB, PostgreSQL, MariaDB, MySQL
   polyfuzz smt [flags]          fuzz SMT solvers with satisfiable-by-construction instances (STORM)
   polyfuzz smt selfcheck        compare polyfuzz's SMT evaluator with the solvers on random terms
-  polyfuzz compare [flags]      compare oracle styles on one engine with the same budget and seeds
+  polyfuzz compare [flags]      compare oracle styles with the same budget, engines and seeds
   polyfuzz replay [flags] DIR   re-run a stored finding from its seed and check it still fails
   polyfuzz reduce [flags] DIR   reduce a stored finding again
   polyfuzz report OUT           rewrite OUT/report.html from OUT's files

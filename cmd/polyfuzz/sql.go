@@ -29,8 +29,10 @@ Engines: sqlite and duckdb are embedded (no setup). postgres, mariadb and mysql 
 --dbms postgres=postgres://USER:PASS@HOST:PORT/DB or set POLYFUZZ_POSTGRES_DSN (POLYFUZZ_MARIADB_DSN,
 POLYFUZZ_MYSQL_DSN). Each worker works in a schema (PostgreSQL) or database (MySQL, MariaDB) of its
 own that polyfuzz creates and drops; a database that holds objects polyfuzz did not create is
-refused unless --force. Findings are written to OUT/findings/ as they are found, then confirmed, reduced and
-replayed; OUT also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
+refused unless --force.
+
+Findings are written to OUT/findings/ as they are found, then confirmed, reduced and replayed; OUT
+also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
 
 func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("sql", sqlSynopsis, stderr)
