@@ -93,7 +93,7 @@ var mysqlDialect = &dialect{
 		castTypes: [tCount]string{tInt: "SIGNED", tNum: "DECIMAL(20,5)", tFloat: "DOUBLE", tText: "CHAR"},
 		ints:      typedInts, nums: typedNums, texts: typedTexts, floats: typedFloats,
 		trueLit: "TRUE", falseLit: "FALSE",
-		intDiv: "DIV", mod: "%", bitwise: []string{"&", "|", "^"},
+		intDiv: "DIV", mod: "%", bitwise: []string{"&", "|", "^"}, coerce: true,
 		nullSafeEq: "<=>", like: []string{"LIKE", "NOT LIKE"}, isUnknown: true, greatest: true,
 		funcs: withFuncs(tfunc{"locate", tInt, []sqlType{tText, tText}}, tfunc{"instr", tInt, []sqlType{tText, tText}},
 			tfunc{"strcmp", tInt, []sqlType{tText, tText}}, tfunc{"hex", tText, []sqlType{tText}},

@@ -45,14 +45,17 @@ type typedData struct {
 	noConcat                  bool   // no concatenation at all
 	intDiv, mod               string // integer division and remainder operators ("": none)
 	bitwise                   []string
-	distinctFrom              bool   // IS [NOT] DISTINCT FROM
-	nullSafeEq                string // a null-safe equality operator (MySQL's <=>), "" none
-	like                      []string
-	isUnknown                 bool // IS [NOT] UNKNOWN
-	symmetric                 bool // BETWEEN SYMMETRIC
-	greatest                  bool // GREATEST and LEAST
-	funcs                     []tfunc
-	textCollations            []string // COLLATE names for text expressions
+	// coerce lets comparisons mix text and numbers, which MySQL and MariaDB coerce (a rich
+	// source of bugs there, an error elsewhere).
+	coerce         bool
+	distinctFrom   bool   // IS [NOT] DISTINCT FROM
+	nullSafeEq     string // a null-safe equality operator (MySQL's <=>), "" none
+	like           []string
+	isUnknown      bool // IS [NOT] UNKNOWN
+	symmetric      bool // BETWEEN SYMMETRIC
+	greatest       bool // GREATEST and LEAST
+	funcs          []tfunc
+	textCollations []string // COLLATE names for text expressions
 	// DDL and DML.
 	uniqueIdx, partialIdx, exprIdx bool
 	constraints                    bool     // PRIMARY KEY, UNIQUE and NOT NULL columns
@@ -219,7 +222,13 @@ func (g *typedGen) bin(op string, lt, rt sqlType, depth int) {
 // (numeric types mix).
 func (g *typedGen) cmpType() (sqlType, sqlType) {
 	t := g.anyType()
-	if t.numeric() && g.r.oneIn(4) {
+	switch {
+	case g.t.coerce && (t.numeric() || t == tText) && g.r.oneIn(6):
+		if t == tText {
+			return t, pickNumeric(g.r, g.t)
+		}
+		return t, tText
+	case t.numeric() && g.r.oneIn(4):
 		return t, pickNumeric(g.r, g.t)
 	}
 	return t, t

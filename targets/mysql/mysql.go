@@ -424,30 +424,54 @@ var errClosed = errors.New("mysql: target is closed")
 // session's settings; after a crash it reconnects first, waiting while the server restarts and
 // recovers, and takes the database's lock again (it fails if another session took it meanwhile).
 func (t *Target) Reset(ctx context.Context) error {
+	start := time.Now()
+	for {
+		err, lost := t.reset(ctx)
+		if err == nil || !lost || ctx.Err() != nil || time.Since(start) >= sqlserver.RecoveryWait {
+			return err
+		}
+		// The server died during the reset (a statement of another session crashed it): wait
+		// for it to come back and start again.
+		t.crashed = err.Error()
+		t.drop()
+	}
+}
+
+// reset is one attempt of Reset; lost reports that the connection was lost on the way.
+func (t *Target) reset(ctx context.Context) (err error, lost bool) {
 	if t.closed {
-		return errClosed
+		return errClosed, false
 	}
 	if t.crashed != "" {
 		if err := t.reconnect(ctx, sqlserver.RecoveryWait); err != nil {
-			return err
+			return err, false
 		}
 		t.crashed = ""
 	} else if t.conn == nil {
 		// The backstop dropped the session: its query may still run, holding the lock.
 		if err := t.reopen(ctx); err != nil {
-			return err
+			return err, false
 		}
 	}
 	if err := t.empty(ctx); err != nil {
-		return err
+		return err, t.lostErr(err) // Failed keeps the driver's error to unwrap
 	}
 	stmts := []string{"ROLLBACK", "USE " + t.db, t.sessionSettings()}
 	for _, s := range stmts {
 		if err := t.exec(ctx, s); err != nil {
-			return t.dsn.Failed("reset the session", err)
+			return t.dsn.Failed("reset the session", err), t.lostErr(err)
 		}
 	}
-	return nil
+	return nil, false
+}
+
+// lostErr reports whether err says the connection to the server was lost.
+func (t *Target) lostErr(err error) bool {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return lostErrno(me.Number)
+	}
+	return isLost(err)
 }
 
 // empty drops what polyfuzz created in the worker database.

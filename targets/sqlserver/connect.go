@@ -150,8 +150,18 @@ func (d *DSN) WrongProtocol(found Protocol) error {
 
 // Failed returns a one-line error for any other failure, redacted.
 func (d *DSN) Failed(what string, err error) error {
-	return fmt.Errorf("%s at %s: %s: %s", d.Engine, d.Addr(), what, d.Redact(oneLine(err.Error())))
+	return &failure{fmt.Sprintf("%s at %s: %s: %s", d.Engine, d.Addr(), what, d.Redact(oneLine(err.Error()))), err}
 }
+
+// failure is a redacted one-line message that still unwraps to the driver's error, so that
+// callers can tell a lost connection from other failures.
+type failure struct {
+	msg string
+	err error
+}
+
+func (f *failure) Error() string { return f.msg }
+func (f *failure) Unwrap() error { return f.err }
 
 // NetReason tells whether err is a failure to reach a server at all (refused, timed out while
 // dialing, unknown host, no route) and returns a short reason.
