@@ -1,6 +1,7 @@
 package sqlgen
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -752,35 +753,46 @@ func (s *setupBuilder) viewSelect(b *strings.Builder, ncols int, compound bool) 
 // fromItems writes the FROM clause of a view: one or two existing relations of total weight at
 // most 2. It returns their indexes in s.rels, whether any is temp, and the total weight.
 func (s *setupBuilder) fromItems(b *strings.Builder) ([]int, bool, int) {
-	r := s.r
+	items, weight := viewFrom(s.r, s.d, s.rels, b, func(scope []string, _ []sqlType) { s.predInto(b, scope, 2) })
+	temp := false
+	for _, i := range items {
+		temp = temp || s.rels[i].temp
+	}
+	return items, temp, weight
+}
+
+// viewFrom writes the FROM clause of a view: one relation of rels, or two joined, of total weight
+// at most 2; on writes a join's ON condition over the columns in scope. It returns the relations'
+// indexes and their total weight.
+func viewFrom(r *rng, d *dialect, rels []rel, b *strings.Builder, on func(scope []string, types []sqlType)) ([]int, int) {
 	var items []int
-	var temp bool
 	var scope []string
+	var types []sqlType
 	weight := 0
-	for _, i := range r.perm(len(s.rels)) {
-		rl := s.rels[i]
+	for _, i := range r.perm(len(rels)) {
+		rl := rels[i]
 		if weight+rl.weight > 2 {
 			continue
 		}
 		if len(items) == 0 {
 			b.WriteString(rl.name)
 		} else {
-			j := pick(r, s.d.joins)
+			j := pick(r, d.joins)
 			writeJoin(b, j, rl.name)
 			if j.on {
 				b.WriteString(" ON ")
-				s.predInto(b, append(scope, rl.cols...), 2)
+				on(append(slices.Clone(scope), rl.cols...), append(slices.Clone(types), rl.types...))
 			}
 		}
 		items = append(items, i)
-		temp = temp || rl.temp
 		scope = append(scope, rl.cols...)
+		types = append(types, rl.types...)
 		weight += rl.weight
 		if len(items) == 2 || !r.prob(0.3) {
 			break
 		}
 	}
-	return items, temp, weight
+	return items, weight
 }
 
 func (s *setupBuilder) maintenance() {

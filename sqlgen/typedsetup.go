@@ -320,32 +320,14 @@ func (s *typedSetup) createView() {
 	name := "v" + strconv.Itoa(s.nviews)
 	s.nviews++
 	var from strings.Builder
-	var items []int
+	items, weight := viewFrom(r, s.d, s.rels, &from, func(scope []string, types []sqlType) {
+		s.gen(&from, scope, types, 2).predicate()
+	})
 	var scope []string
 	var stypes []sqlType
-	weight := 0
-	for _, i := range r.perm(len(s.rels)) {
-		rl := s.rels[i]
-		if weight+rl.weight > 2 {
-			continue
-		}
-		if len(items) == 0 {
-			from.WriteString(rl.name)
-		} else {
-			j := pick(r, s.d.joins)
-			writeJoin(&from, j, rl.name)
-			if j.on {
-				from.WriteString(" ON ")
-				s.gen(&from, append(append([]string(nil), scope...), rl.cols...), append(append([]sqlType(nil), stypes...), rl.types...), 2).predicate()
-			}
-		}
-		items = append(items, i)
-		scope = append(scope, rl.cols...)
-		stypes = append(stypes, rl.types...)
-		weight += rl.weight
-		if len(items) == 2 || !r.prob(0.3) {
-			break
-		}
+	for _, i := range items {
+		scope = append(scope, s.rels[i].cols...)
+		stypes = append(stypes, s.rels[i].types...)
 	}
 	ncols := 1 + r.intn(3)
 	var body strings.Builder
