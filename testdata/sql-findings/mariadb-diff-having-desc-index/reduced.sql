@@ -1,0 +1,7 @@
+CREATE TABLE t0 (c0 VARCHAR(1), c1 INT, c2 INT);
+CREATE TABLE t1 (c0 INT);
+INSERT INTO t0 (c0, c1, c2) VALUES (NULL, 0, -0);
+INSERT INTO t1 (c0) VALUES (0);
+CREATE INDEX i0 ON t1 (c0 DESC);
+-- having.notp
+SELECT t0.c0, t0.c1, t0.c2, t1.c0 FROM t0, t1 GROUP BY t0.c0, t0.c1, t0.c2, t1.c0 HAVING NOT ((t0.c1 NOT BETWEEN abs(t0.c1) AND t1.c0));
