@@ -175,8 +175,8 @@ func TestCompare(t *testing.T) {
 		args []string
 		rows []string
 	}{
-		{"sql", []string{"--domain", "sql", "--oracles", "norec,tlp-where", "--tests", "1500", "--repeat", "2"},
-			[]string{"| norec | 2 | ", "| tlp-where | 2 | "}},
+		{"sql", []string{"--domain", "sql", "--dbms", "sqlite", "--oracles", "norec,tlp-where,tlp-agg", "--tests", "1500", "--repeat", "2"},
+			[]string{"| norec | 2 | ", "| tlp-where | 2 | ", "| tlp-agg | 2 | "}},
 		{"smt", []string{"--domain", "smt", "--oracles", "sat", "--solver", "cmd:" + repoFile(t, "testdata/smt-faults/unsat.sh"),
 			"--tests", "50", "--repeat", "1"}, []string{"| sat | 1 | "}},
 	}
