@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -18,14 +20,28 @@ import (
 )
 
 // engineArg returns the --dbms value for an engine: the name for an embedded engine, NAME=DSN
-// for a server (skipped locally, failed in CI, when its DSN is not set).
+// for a server (skipped locally, failed in CI, when its DSN is not set). It waits for a server
+// that an earlier test crashed to be back (the test script's supervisor restarts MariaDB).
 func engineArg(t *testing.T, name string) string {
 	t.Helper()
 	env := engines[name].env
 	if env == "" {
 		return name
 	}
-	return name + "=" + testenv.NeedDSN(t, env)
+	dsn := testenv.NeedDSN(t, env)
+	if u, err := url.Parse(dsn); err == nil {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			c, err := net.DialTimeout("tcp", u.Host, time.Second)
+			if err == nil {
+				c.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s at %s does not accept connections: %v", name, u.Host, err)
+			}
+		}
+	}
+	return name + "=" + dsn
 }
 
 // logicOracles are the oracles a single engine checks, each of which must fire on a planted fault.
