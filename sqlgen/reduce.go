@@ -137,6 +137,11 @@ func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Cas
 		} else {
 			delete(cand.Params, ParamOrder)
 		}
+		for k, v := range map[string]string{ParamCols: p.cols, ParamGroup: p.group, ParamAggExpr: p.aggExpr} {
+			if v != "" {
+				cand.Params[k] = v
+			}
+		}
 		return cand
 	}
 	passes := []reduce.Pass[pieces]{
@@ -150,6 +155,9 @@ func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Cas
 		piecePass("joins", func(p *pieces) *string { return &p.from }, fromCandidates),
 		piecePass("pred", func(p *pieces) *string { return &p.pred }, shrinkCandidates),
 		piecePass("on", func(p *pieces) *string { return &p.from }, onCandidates),
+		piecePass("cols", func(p *pieces) *string { return &p.cols }, listCandidates),
+		piecePass("group", func(p *pieces) *string { return &p.group }, listCandidates),
+		piecePass("aggexpr", func(p *pieces) *string { return &p.aggExpr }, shrinkCandidates),
 	}
 	reduce.Fixpoint(ctx, p0, passes, func(p pieces) bool { return try(build(p)) }, 0)
 }
@@ -362,6 +370,20 @@ func insertRowCandidates(stmt string) []string {
 
 // piecePass is a pass that replaces one piece of a query (the field picks it) by each of the
 // candidates cands proposes for it.
+// listCandidates returns a comma-separated list without each of its items in turn (a list of one
+// item has no candidates).
+func listCandidates(s string) []string {
+	items := strings.Split(s, ", ")
+	if len(items) < 2 {
+		return nil
+	}
+	out := make([]string, 0, len(items))
+	for i := range items {
+		out = append(out, strings.Join(slices.Delete(slices.Clone(items), i, i+1), ", "))
+	}
+	return out
+}
+
 func piecePass(name string, field func(*pieces) *string, cands func(string) []string) reduce.Pass[pieces] {
 	return reduce.PassFunc[pieces]{PassName: name, Fn: func(p pieces) []pieces {
 		var out []pieces

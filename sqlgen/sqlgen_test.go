@@ -552,3 +552,20 @@ func BenchmarkGenerateSetup(b *testing.B) {
 		g.Generate(uint64(i) << fuzz.SetupBits) // a new setup every time
 	}
 }
+
+func TestListCandidates(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"t0.c0", nil},
+		{"t0.c0, t1.c1", []string{"t1.c1", "t0.c0"}},
+		{"a, b, c", []string{"b, c", "a, c", "a, b"}},
+	}
+	for _, tc := range tests {
+		if got := listCandidates(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("listCandidates(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
