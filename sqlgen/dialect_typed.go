@@ -70,7 +70,11 @@ var postgresDialect = &dialect{
 		uniqueIdx:      true, partialIdx: true, exprIdx: true, constraints: true, checks: true, defaults: true,
 		onConflict: true, tablePrefixes: []string{"UNLOGGED "}, tableSuffixes: []string{" WITH (fillfactor = 50)"},
 		maintenance: []string{"ANALYZE", "ANALYZE %t", "VACUUM %t", "REINDEX TABLE %t", "VACUUM FULL %t"},
-		updates:     true, deletes: true, views: true,
+		settings: []string{"SET enable_seqscan = off", "SET enable_indexscan = off", "SET enable_bitmapscan = off",
+			"SET enable_hashjoin = off", "SET enable_mergejoin = off", "SET enable_nestloop = off",
+			"SET enable_hashagg = off", "SET enable_sort = off", "SET enable_material = off",
+			"SET enable_indexonlyscan = off", "SET random_page_cost = 0.1", "SET cpu_tuple_cost = 1"},
+		updates: true, deletes: true, views: true,
 	},
 }
 
@@ -104,7 +108,13 @@ var mysqlDialect = &dialect{
 		uniqueIdx:      true, constraints: true, checks: true, defaults: true, insertIgnore: "INSERT IGNORE",
 		tableSuffixes: []string{" ENGINE=InnoDB", " ENGINE=MyISAM", " ENGINE=Aria"},
 		maintenance:   []string{"ANALYZE TABLE %t", "OPTIMIZE TABLE %t", "CHECK TABLE %t", "REPAIR TABLE %t"},
-		updates:       true, deletes: true, views: true,
+		settings: []string{"SET SESSION optimizer_switch = 'index_merge=off'",
+			"SET SESSION optimizer_switch = 'index_condition_pushdown=off'",
+			"SET SESSION optimizer_switch = 'condition_pushdown_from_having=off'",
+			"SET SESSION optimizer_switch = 'condition_pushdown_for_derived=off'",
+			"SET SESSION optimizer_switch = 'derived_merge=off'", "SET SESSION optimizer_switch = 'table_elimination=off'",
+			"SET SESSION optimizer_switch = 'rowid_filter=off'", "SET SESSION optimizer_switch = 'semijoin=off'"},
+		updates: true, deletes: true, views: true,
 	},
 }
 
@@ -136,7 +146,10 @@ var duckdbDialect = &dialect{
 		textCollations: []string{"NOCASE"},
 		uniqueIdx:      true, constraints: true, checks: true, defaults: true,
 		maintenance: []string{"ANALYZE", "CHECKPOINT", "VACUUM"},
-		updates:     true, deletes: true, views: true,
+		settings: []string{"SET disabled_optimizers = 'filter_pushdown'", "SET disabled_optimizers = 'join_order'",
+			"SET disabled_optimizers = 'statistics_propagation'", "SET disabled_optimizers = 'expression_rewriter'",
+			"PRAGMA disable_optimizer"},
+		updates: true, deletes: true, views: true,
 	},
 }
 

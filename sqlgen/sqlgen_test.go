@@ -569,3 +569,42 @@ func TestListCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedDialects checks that every typed dialect's setups use its DDL and settings and that its
+// queries carry every TLP layout.
+func TestTypedDialects(t *testing.T) {
+	tests := []struct {
+		dialect string
+		want    []string // substrings some setup statement must contain
+	}{
+		{"postgres", []string{"CREATE TABLE", "INSERT INTO", "CREATE INDEX", "CREATE VIEW", "SET enable_", "UNLOGGED"}},
+		{"mysql", []string{"ENGINE=", "INSERT IGNORE", "optimizer_switch", "OPTIMIZE TABLE"}},
+		{"duckdb", []string{"CREATE TABLE", "disabled_optimizers", "CHECKPOINT"}},
+		{"common", []string{"CREATE TABLE", "VARCHAR(20)", "CREATE VIEW"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.dialect, func(t *testing.T) {
+			g := mustNew(t, Options{Dialect: tc.dialect, Oracles: oracleNames})
+			seen := map[string]bool{}
+			for i := 0; i < 4000; i += 20 {
+				c, err := g.Generate(fuzz.CaseSeed(5, uint64(i), 20))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(c.Queries) != 2+4*5 {
+					t.Fatalf("%d queries, want %d", len(c.Queries), 2+4*5)
+				}
+				for _, s := range c.Setup {
+					for _, w := range tc.want {
+						seen[w] = seen[w] || strings.Contains(s, w)
+					}
+				}
+			}
+			for _, w := range tc.want {
+				if !seen[w] {
+					t.Errorf("no setup statement contains %q", w)
+				}
+			}
+		})
+	}
+}

@@ -66,8 +66,11 @@ type typedData struct {
 	tableSuffixes                  []string // table options written after the column list
 	tablePrefixes                  []string // words between CREATE and TABLE ("UNLOGGED ")
 	maintenance                    []string // statements; %t is replaced by a table name
-	updates, deletes               bool
-	views                          bool
+	// settings are session settings a setup may change (planner switches); the target's Reset
+	// restores them.
+	settings         []string
+	updates, deletes bool
+	views            bool
 }
 
 // typedGen writes random typed expressions into b. Like exprGen it parenthesizes every compound

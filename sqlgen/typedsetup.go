@@ -64,6 +64,9 @@ func buildTypedSetup(d *dialect, o *Options, r *rng) *setup {
 	if len(s.td.maintenance) > 0 {
 		acts.add(actMaint, r.intn(3))
 	}
+	if len(s.td.settings) > 0 {
+		acts.add(actPragma, r.intn(3))
+	}
 	acts.shuffle(r)
 	rows := make([]float64, len(s.tables))
 	for _, a := range acts {
@@ -82,6 +85,8 @@ func buildTypedSetup(d *dialect, o *Options, r *rng) *setup {
 			cols, types := s.scope(ti)
 			s.gen(&s.b, cols, types, 2).predicate()
 			s.emit()
+		case actPragma:
+			s.stmts = append(s.stmts, pick(r, s.td.settings))
 		case actMaint:
 			m := pick(r, s.td.maintenance)
 			s.stmts = append(s.stmts, strings.ReplaceAll(m, "%t", "t"+strconv.Itoa(ti)))

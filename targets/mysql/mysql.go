@@ -243,7 +243,8 @@ func (t *Target) connect(ctx context.Context, wait time.Duration) error {
 
 // sessionSettings is the SET statement that gives a session its fixed settings.
 func (t *Target) sessionSettings() string {
-	s := "SET SESSION sql_mode = '" + SQLMode + "', SESSION foreign_key_checks = 1"
+	// optimizer_switch goes back to the server's default: a setup may change it.
+	s := "SET SESSION sql_mode = '" + SQLMode + "', SESSION foreign_key_checks = 1, SESSION optimizer_switch = DEFAULT"
 	if t.mariadb {
 		sec := 0.0
 		if t.opts.Timeout > 0 {
