@@ -24,6 +24,21 @@ func aggRun(target, orig string, parts ...[]string) fuzz.Run {
 	return fuzz.Run{Target: target, Results: rs}
 }
 
+// sumRun is aggRun for SUM, whose rows also hold COUNT(e): one for a non-NULL sum, zero for NULL.
+func sumRun(target, orig string, parts ...[]string) fuzz.Run {
+	withCount := func(v string) []string {
+		if v == "NULL" {
+			return row(v, "i:0")
+		}
+		return row(v, "i:1")
+	}
+	run := fuzz.Run{Target: target, Results: []*fuzz.Result{ok(withCount(orig))}}
+	for _, p := range parts {
+		run.Results = append(run.Results, ok(withCount(p[0])))
+	}
+	return run
+}
+
 func TestTLPAgg(t *testing.T) {
 	N := "NULL"
 	tests := []struct {
@@ -106,7 +121,11 @@ func TestTLPAgg(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := aggCase(tc.agg)
-			v := TLPAgg{AvgTolerance: tc.tol}.Check(c, []fuzz.Run{aggRun("sqlite", tc.orig, tc.parts...)})
+			run := aggRun("sqlite", tc.orig, tc.parts...)
+			if strings.EqualFold(tc.agg, "SUM") {
+				run = sumRun("sqlite", tc.orig, tc.parts...)
+			}
+			v := TLPAgg{AvgTolerance: tc.tol}.Check(c, []fuzz.Run{run})
 			checkVerdict(t, v, tc.title, tc.skip, fuzz.KindWrongResult)
 			if f := v.Finding; f != nil && (f.Oracle != "tlp-agg" || len(f.Roles) != 4 || f.Expected == "" || f.Actual == "") {
 				t.Errorf("incomplete finding %+v", f)
@@ -132,12 +151,15 @@ func TestTLPAggLayout(t *testing.T) {
 			[]fuzz.Run{{Target: "sqlite", Results: []*fuzz.Result{ok(row("i:1")), {Status: fuzz.StatusTimeout}, ok(row("i:1")), ok(row("NULL"))}}},
 			"", "timeout"},
 		{"every run judged", aggCase("SUM"), []fuzz.Run{
-			aggRun("duckdb", "r:1.5", row("r:1.5"), row("NULL"), row("NULL")),
-			aggRun("postgres", "i:3", row("i:1"), row("i:1"), row("NULL"))},
+			sumRun("duckdb", "r:1.5", row("r:1.5"), row("NULL"), row("NULL")),
+			sumRun("postgres", "i:3", row("i:1"), row("i:1"), row("NULL"))},
 			"tlp-agg: postgres: sum of partitions differs from the sum", ""},
 		{"skip after pass", aggCase("SUM"), []fuzz.Run{
-			aggRun("postgres", "i:2", row("i:1"), row("i:1"), row("NULL")),
-			aggRun("duckdb", "r:1.5", row("r:1.5"), row("NULL"), row("NULL"))},
+			sumRun("postgres", "i:2", row("i:1"), row("i:1"), row("NULL")),
+			sumRun("duckdb", "r:1.5", row("r:1.5"), row("NULL"), row("NULL"))},
+			"", "inexact-sum"},
+		{"a NULL sum of counted values is a NaN", aggCase("SUM"), []fuzz.Run{{Target: "sqlite", Results: []*fuzz.Result{
+			ok(row("NULL", "i:9")), ok(row("NULL", "i:2")), ok(row("NULL", "i:0")), ok(row("i:-9223372036854775802", "i:7"))}}},
 			"", "inexact-sum"},
 	}
 	for _, tc := range tests {
@@ -149,7 +171,7 @@ func TestTLPAggLayout(t *testing.T) {
 
 // TestTLPAggShows checks that a finding shows the numbers on both sides.
 func TestTLPAggShows(t *testing.T) {
-	v := TLPAgg{}.Check(aggCase("SUM"), []fuzz.Run{aggRun("sqlite", "d:8.5", row("d:3.25"), row("NULL"), row("i:4"))})
+	v := TLPAgg{}.Check(aggCase("SUM"), []fuzz.Run{sumRun("sqlite", "d:8.5", row("d:3.25"), row("NULL"), row("i:4"))})
 	if v.Finding == nil {
 		t.Fatal("no finding")
 	}

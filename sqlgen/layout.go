@@ -112,7 +112,9 @@ func (d *dialect) render(role string, p pieces) string {
 		w(p.cols)
 	case "agg":
 		switch {
-		case p.agg == "AVG" && part != partOrig:
+		// SUM's count tells an empty or all-NULL sum (NULL) from a NaN one, which SQLite also
+		// answers NULL; AVG's partitions give the sum and count to recombine.
+		case p.agg == "SUM" || p.agg == "AVG" && part != partOrig:
 			w("SUM(")
 			w(p.aggExpr)
 			w("), COUNT(")
