@@ -25,7 +25,13 @@ func TestLayering(t *testing.T) {
 		{"targets/sqlite", []string{"fuzz"}},
 		{"targets/isolated", []string{"fuzz"}},
 		{"targets/fault", []string{"fuzz"}},
+		{"targets/sqlexec", []string{"fuzz"}},
+		{"targets/sqlserver", []string{"fuzz"}},
+		{"targets/postgres", []string{"fuzz", "targets/sqlexec", "targets/sqlserver"}},
+		{"targets/mysql", []string{"fuzz", "targets/sqlexec", "targets/sqlserver"}},
+		{"targets/duckdb", []string{"fuzz", "targets/sqlexec"}},
 		{"internal/testenv", []string{"fuzz"}},
+		{"internal/sqltest", []string{"fuzz"}},
 	}
 
 	for _, r := range rules {
