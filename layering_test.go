@@ -21,6 +21,7 @@ func TestLayering(t *testing.T) {
 		{"campaign", []string{"fuzz"}},
 		{"sqlgen", []string{"fuzz", "reduce"}},
 		{"smtgen", []string{"fuzz", "reduce"}},
+		{"datalog", []string{"fuzz", "reduce"}},
 		{"targets/smtproc", []string{"fuzz"}},
 		{"targets/sqlite", []string{"fuzz"}},
 		{"targets/isolated", []string{"fuzz"}},
