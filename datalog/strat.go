@@ -18,19 +18,13 @@ func (p *Program) Strata() ([][]string, error) {
 	n := len(p.Relations)
 	succ := make([][]int, n)
 	seen := map[[2]int]bool{}
-	for _, r := range p.Rules {
-		h, ok := index[r.Head.Rel]
-		if !ok {
-			continue
+	p.edges(index, func(h, b int, _ Atom, _ *Rule) error {
+		if !seen[[2]int{h, b}] {
+			seen[[2]int{h, b}] = true
+			succ[h] = append(succ[h], b)
 		}
-		for _, a := range r.Body {
-			b, ok := index[a.Rel]
-			if ok && !seen[[2]int{h, b}] {
-				seen[[2]int{h, b}] = true
-				succ[h] = append(succ[h], b)
-			}
-		}
-	}
+		return nil
+	})
 	// Tarjan's algorithm; components come out sinks first, which is
 	// evaluation order since edges point from heads to bodies.
 	comp := make([]int, n)
@@ -83,22 +77,38 @@ func (p *Program) Strata() ([][]string, error) {
 			visit(v)
 		}
 	}
-	for _, r := range p.Rules {
+	err := p.edges(index, func(h, b int, a Atom, r *Rule) error {
+		if !a.Negated || comp[b] != comp[h] {
+			return nil
+		}
+		return &Error{File: p.File, Pos: a.Pos, Msg: fmt.Sprintf(
+			"not stratifiable: %s depends negatively on %s in the cycle %s",
+			r.Head.Rel, a.Rel, strings.Join(p.cycle(succ, comp, h, b), " -> "))}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return strata, nil
+}
+
+// edges calls fn for every dependency of a rule's head (index h) on a body atom's relation
+// (index b), in rule order, and stops at the first error fn returns.
+func (p *Program) edges(index map[string]int, fn func(h, b int, a Atom, r *Rule) error) error {
+	for i := range p.Rules {
+		r := &p.Rules[i]
 		h, ok := index[r.Head.Rel]
 		if !ok {
 			continue
 		}
 		for _, a := range r.Body {
-			b, ok := index[a.Rel]
-			if a.Negated && ok && comp[b] == comp[h] {
-				cycle := p.cycle(succ, comp, h, b)
-				return nil, &Error{File: p.File, Pos: a.Pos, Msg: fmt.Sprintf(
-					"not stratifiable: %s depends negatively on %s in the cycle %s",
-					r.Head.Rel, a.Rel, strings.Join(cycle, " -> "))}
+			if b, ok := index[a.Rel]; ok {
+				if err := fn(h, b, a, r); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	return strata, nil
+	return nil
 }
 
 // cycle returns the names on a shortest cycle h -> b -> ... -> h inside
