@@ -15,11 +15,16 @@ done
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql) # server targets' tests
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
 command -v mariadb >/dev/null || missing+=(mariadb-client)
+command -v swipl >/dev/null || missing+=(swi-prolog-nox) # Datalog engine: SWI-Prolog with tabling
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian's packages"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# Datalog engine: clingo, from its PyPI wheel (the wheel has no executable; polyfuzz runs
+# `python3 -m clingo`).
+python3 -c 'import clingo' 2>/dev/null || python3 -m pip install -q --disable-pip-version-check clingo==5.8.3
 
 # go vet fetches only the modules this platform builds with (go mod download would fetch DuckDB's
 # libraries for every platform, about 570 MB).
