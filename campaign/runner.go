@@ -337,6 +337,9 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 			if v.Skip != "" {
 				skips[o.Name()+": "+v.Skip]++
 			}
+			for _, p := range v.Partial {
+				skips[o.Name()+": "+p]++
+			}
 			if v.Checked && o.Name() != "error" {
 				checks++
 			}

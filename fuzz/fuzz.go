@@ -193,6 +193,9 @@ type Verdict struct {
 	Skip string
 	// Checked is true when the relation was actually tested.
 	Checked bool
+	// Partial lists why parts of a made check were left out (an engine of several that could not
+	// answer); each reason is counted like a skip.
+	Partial []string
 }
 
 // Kind classifies a finding.

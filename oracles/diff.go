@@ -20,6 +20,10 @@ import (
 type Rows struct {
 	// Prefixes selects the compared queries by the prefix of their role; empty selects every query.
 	Prefixes []string
+	// AnsweredOnly compares a query among the engines that answered it, when at least two did,
+	// and counts each engine left out in the verdict's Partial ("CODE on ENGINE"); for engines
+	// that fail only on programs they cannot express.
+	AnsweredOnly bool
 }
 
 // Name returns "diff".
@@ -39,12 +43,28 @@ func (o Rows) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		return fuzz.Verdict{Skip: "fewer-than-two-answers"}
 	}
 	selected, compared := false, false
+	var partial []string
+	all := runs
 	for qi, q := range c.Queries {
 		if !o.selects(q.Role) {
 			continue
 		}
 		selected = true
-		if slices.ContainsFunc(runs, func(r fuzz.Run) bool { return qi >= len(r.Results) || r.Results[qi].Failed() }) {
+		failed := func(r fuzz.Run) bool { return qi >= len(r.Results) || r.Results[qi].Failed() }
+		runs := all
+		if o.AnsweredOnly {
+			runs = nil
+			for _, r := range all {
+				if !failed(r) {
+					runs = append(runs, r)
+				} else if qi < len(r.Results) {
+					partial = append(partial, failReason(r.Target, r.Results[qi], r.Results[qi]))
+				}
+			}
+			if len(runs) < 2 {
+				continue
+			}
+		} else if slices.ContainsFunc(runs, failed) {
 			continue
 		}
 		compared = true
@@ -65,15 +85,15 @@ func (o Rows) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		for _, ts := range votes {
 			slices.Sort(ts)
 		}
-		return fuzz.Verdict{Checked: true, Finding: o.finding(c, runs, qi, votes, first, bags)}
+		return fuzz.Verdict{Checked: true, Finding: o.finding(c, runs, qi, votes, first, bags), Partial: partial}
 	}
 	switch {
 	case !selected:
 		return fuzz.Verdict{Skip: "no-layout"}
 	case !compared:
-		return fuzz.Verdict{Skip: "error-on-some-engine"}
+		return fuzz.Verdict{Skip: "error-on-some-engine", Partial: partial}
 	}
-	return fuzz.Verdict{Checked: true}
+	return fuzz.Verdict{Checked: true, Partial: partial}
 }
 
 // finding describes the disagreement on query qi; votes maps each distinct multiset of rows to

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -22,6 +24,7 @@ const (
 	DropRow          // remove the first row of the answer (if any)
 	AddRow           // repeat the first row of the answer (if any)
 	ChangeValue      // replace the first value of the first row by a different value
+	NewRow           // add a row the answer does not hold: the first row with its last value changed
 	EngineError      // answer with an engine error of code FAULT
 	Panic            // panic inside Exec (a bug in an in-process driver)
 	Exit             // kill the process (a crash of an embedded engine)
@@ -30,7 +33,7 @@ const (
 
 var kindNames = map[string]Kind{
 	"drop-row": DropRow, "add-row": AddRow, "change-value": ChangeValue, "error": EngineError,
-	"panic": Panic, "exit": Exit, "hang": Hang,
+	"new-row": NewRow, "panic": Panic, "exit": Exit, "hang": Hang,
 }
 
 // String returns the kind's name.
@@ -67,7 +70,7 @@ func Parse(s string) (Spec, error) {
 }
 
 func kinds() string {
-	return "drop-row, add-row, change-value, error, panic, exit, hang"
+	return "drop-row, add-row, change-value, new-row, error, panic, exit, hang"
 }
 
 // Target is a target with a fault.
@@ -111,6 +114,12 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 		r.Rows = r.Rows[1:]
 	case AddRow:
 		r.Rows = append(r.Rows, r.Rows[0])
+	case NewRow:
+		row := slices.Clone(r.Rows[0])
+		if n := len(row); n > 0 {
+			row[n-1] = otherValue(row[n-1])
+		}
+		r.Rows = append(r.Rows, row)
 	case ChangeValue:
 		if len(r.Rows[0]) > 0 {
 			if r.Rows[0][0] == fuzz.Int(0) {
@@ -121,4 +130,13 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// otherValue returns a canonical value of the same type as v that differs from it: an integer
+// a million larger, a string with a tilde appended.
+func otherValue(v string) string {
+	if n, err := strconv.ParseInt(strings.TrimPrefix(v, "i:"), 10, 64); err == nil && strings.HasPrefix(v, "i:") {
+		return fuzz.Int(n + 1000000)
+	}
+	return v + "~"
 }
