@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -82,7 +84,11 @@ func ReduceFinding(ctx context.Context, store *Store, dir string, o fuzz.Oracle,
 	if !w.reproduces(ctx, o, orig, rec.Title) {
 		return nil, fmt.Errorf("the finding does not reproduce on %s; nothing to reduce", targetNames(targets))
 	}
-	red, note := w.reduce(ctx, o, &fuzz.Finding{Title: rec.Title, Roles: rec.Roles, Case: orig})
+	var runs []fuzz.Run
+	if b, err := os.ReadFile(filepath.Join(dir, "runs.json")); err == nil {
+		json.Unmarshal(b, &runs) // without runs, a guided reducer falls back to its plain passes
+	}
+	red, note := w.reduce(ctx, o, &fuzz.Finding{Title: rec.Title, Roles: rec.Roles, Case: orig, Runs: runs})
 	if red == nil {
 		return nil, fmt.Errorf("reduce: %s", note)
 	}

@@ -521,7 +521,13 @@ func (w *worker) reduce(ctx context.Context, o fuzz.Oracle, f *fuzz.Finding) (*f
 	if pruned := keepRoles(c, f.Roles); pruned != nil && keep(ctx, pruned) {
 		c = pruned
 	}
-	red, err := w.cfg.Reducer.Reduce(ctx, c.Clone(), keep)
+	var red *fuzz.Case
+	var err error
+	if g, ok := w.cfg.Reducer.(fuzz.GuidedReducer); ok && f.Runs != nil {
+		red, err = g.ReduceGuided(ctx, c.Clone(), f, keep)
+	} else {
+		red, err = w.cfg.Reducer.Reduce(ctx, c.Clone(), keep)
+	}
 	if err != nil || red == nil {
 		red = c
 	}

@@ -152,3 +152,11 @@ func (p *Program) outputs() []*Relation {
 	}
 	return out
 }
+
+// Scripter is a Dialect whose programs also run from a shell with the engine's own command line,
+// for a finding's repro.sh.
+type Scripter interface {
+	// Script returns the files (name → content) to write for p, named after base, and the command
+	// line that runs them and prints the answer.
+	Script(p *Program, base string) (files map[string]string, cmd string, err error)
+}

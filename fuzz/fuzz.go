@@ -293,6 +293,13 @@ type Reducer interface {
 	Reduce(ctx context.Context, c *Case, keep func(context.Context, *Case) bool) (*Case, error)
 }
 
+// GuidedReducer is a Reducer that also learns from the finding it reduces: evidence holds the
+// case as the oracle saw it and its runs (for instance, to find the tuples that differ).
+type GuidedReducer interface {
+	Reducer
+	ReduceGuided(ctx context.Context, c *Case, evidence *Finding, keep func(context.Context, *Case) bool) (*Case, error)
+}
+
 // SetupBits is how many low bits of a case seed select the case within a shared setup.
 const SetupBits = 16
 
