@@ -31,6 +31,10 @@ func TestLayering(t *testing.T) {
 		{"targets/postgres", []string{"fuzz", "targets/sqlexec", "targets/sqlserver"}},
 		{"targets/mysql", []string{"fuzz", "targets/sqlexec", "targets/sqlserver"}},
 		{"targets/duckdb", []string{"fuzz", "targets/sqlexec"}},
+		{"targets/muz", []string{"fuzz"}},
+		{"targets/swipl", []string{"fuzz"}},
+		{"targets/clingo", []string{"fuzz"}},
+		{"targets/souffle", []string{"fuzz"}},
 		{"internal/testenv", []string{"fuzz"}},
 		{"internal/sqltest", []string{"fuzz"}},
 	}

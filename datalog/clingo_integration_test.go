@@ -1,0 +1,71 @@
+package datalog_test
+
+import (
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/datalog"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/clingo"
+)
+
+// needClingo skips t, or fails it in CI, unless python3 can import clingo.
+func needClingo(t testing.TB) {
+	t.Helper()
+	if err := exec.Command("python3", "-c", "import clingo").Run(); err != nil {
+		if testenv.InCI() {
+			t.Fatalf("the Python module clingo is missing in CI (%v): the test script (scripts/test.sh) should have installed it", err)
+		}
+		t.Skipf("the Python module clingo is missing (%v); install it with python3 -m pip install clingo", err)
+	}
+}
+
+func newClingo(t *testing.T, timeout time.Duration) *datalog.Engine {
+	t.Helper()
+	needClingo(t)
+	tg, err := clingo.New(clingo.Options{Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tg.Close() })
+	return &datalog.Engine{Inner: tg, Dialect: datalog.Clingo{}}
+}
+
+func TestClingoPrograms(t *testing.T) {
+	e := newClingo(t, 10*time.Second)
+	checkEnginePrograms(t, e)
+	checkIsolation(t, e)
+	if n := e.Inner.(*clingo.Target).Starts; n != 1 {
+		t.Errorf("%d clingo processes started, want 1", n)
+	}
+}
+
+func TestClingoTimeout(t *testing.T) {
+	checkTimeout(t, newClingo(t, 200*time.Millisecond))
+}
+
+func TestClingoScript(t *testing.T) {
+	needClingo(t)
+	checkScript(t, datalog.Clingo{}, `("reachable",4,3)`)
+}
+
+func TestClingoDifferential(t *testing.T) {
+	counts := checkDifferential(t, newClingo(t, 10*time.Second), 300)
+	if counts["number-range"] == 0 {
+		t.Error("no program had a number outside clingo's range")
+	}
+}
+
+// BenchmarkClingo measures programs/s on generated programs with one warm clingo server.
+func BenchmarkClingo(b *testing.B) {
+	benchEngine(b, func(b *testing.B) *datalog.Engine {
+		needClingo(b)
+		tg, err := clingo.New(clingo.Options{Timeout: 10 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { tg.Close() })
+		return &datalog.Engine{Inner: tg, Dialect: datalog.Clingo{}}
+	})
+}

@@ -1,0 +1,171 @@
+package clingo
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+)
+
+// needClingo skips t, or fails it in CI, unless python3 can import clingo.
+func needClingo(t testing.TB) {
+	t.Helper()
+	if err := exec.Command("python3", "-c", "import clingo").Run(); err != nil {
+		if testenv.InCI() {
+			t.Fatalf("the Python module clingo is missing in CI (%v): the test script (scripts/test.sh) should have installed it", err)
+		}
+		t.Skipf("the Python module clingo is missing (%v); install it with %s", err, fix)
+	}
+}
+
+func newTarget(t *testing.T, timeout time.Duration) *Target {
+	t.Helper()
+	needClingo(t)
+	tg, err := New(Options{Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tg.Close() })
+	return tg
+}
+
+func TestExec(t *testing.T) {
+	tg := newTarget(t, 10*time.Second)
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(tg.Version()) {
+		t.Errorf("Version = %q, want N.N.N", tg.Version())
+	}
+	tests := []struct {
+		name, prog string
+		want       *fuzz.Result
+	}{
+		{"closure", `edge(1,2). edge(2,3).
+path(X,Y) :- edge(X,Y).
+path(X,Z) :- path(X,Y), edge(Y,Z).
+#show.
+#show ("p",X,Y) : path(X,Y).
+`, &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"p", "1", "2"}, {"p", "1", "3"}, {"p", "2", "3"}}}},
+		{"shown atoms", "a(1,\"x\"). b. #show a/2. #show b/0.",
+			&fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"a", "1", "x"}, {"b"}}}},
+		{"escaped values", "#show (\"a\\\\b\\\"c\td\\ne\r\",\"\",\"é\",-2147483648,f(x),c).",
+			&fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"a\\b\"c\td\ne\r", "", "é", "-2147483648", "f(x)", "c"}}}},
+		{"no rows", "a. #show.", &fuzz.Result{Status: fuzz.StatusOK}},
+		{"syntax error", "p(1) :- q(.", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error",
+			Err: "<block>:1:11-12: error: syntax error, unexpected ., expecting ) or ;"}},
+		{"unsafe", "p(X) :- not q(X).", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error",
+			Err: "<block>:1:1-18: error: unsafe variables in:\n  p(X):-[#inc_base];not q(X).\n<block>:1:3-4: note: 'X' is unsafe"}},
+		{"lexer error in UTF-8", "p :- éq.", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error",
+			Err: "<block>:1:6-7: error: lexer error, unexpected \ufffd"}},
+		{"two answer sets", "p :- not q. q :- not p.", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error",
+			Err: "several answer sets; a stratified program has exactly one"}},
+		{"no answer set", "p. :- p.", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error",
+			Err: "no answer sets; a stratified program has exactly one"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tg.Exec(context.Background(), tt.prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slices.SortFunc(got.Rows, slices.Compare)
+			if got.Status != tt.want.Status || got.Code != tt.want.Code || got.Err != tt.want.Err ||
+				!slices.EqualFunc(got.Rows, tt.want.Rows, slices.Equal) {
+				t.Errorf("Exec = %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+	if tg.Starts != 1 {
+		t.Errorf("%d processes started, want 1", tg.Starts)
+	}
+}
+
+func TestTimeoutAndCrash(t *testing.T) {
+	tg := newTarget(t, 300*time.Millisecond)
+	ok := func() {
+		t.Helper()
+		got, err := tg.Exec(context.Background(), "a. #show a/0.")
+		if err != nil || got.Status != fuzz.StatusOK || len(got.Rows) != 1 {
+			t.Fatalf("Exec after failure = %+v, %v", got, err)
+		}
+	}
+	// Grounding 3000^2 pairs takes seconds.
+	const slow = "n(1..3000). p(X,Y) :- n(X), n(Y), X != Y. #show."
+	start := time.Now()
+	got, err := tg.Exec(context.Background(), slow)
+	if err != nil || got.Status != fuzz.StatusTimeout {
+		t.Fatalf("slow program: %+v, %v; want a timeout", got, err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("timeout took %s", d)
+	}
+	ok()
+	tg.srv.cmd.Process.Signal(syscall.SIGSEGV)
+	got, err = tg.Exec(context.Background(), "a. #show a/0.")
+	if err != nil || got.Status != fuzz.StatusCrash || got.Err != "clingo process ended (signal: segmentation fault)" {
+		t.Fatalf("Exec on a crashed process: %+v, %v; want a crash by signal 11", got, err)
+	}
+	ok()
+	if tg.Starts != 3 {
+		t.Errorf("%d processes started, want 3", tg.Starts)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	tg := newTarget(t, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := tg.Exec(ctx, "n(1..3000). p(X,Y) :- n(X), n(Y), X != Y. #show."); err != context.DeadlineExceeded {
+		t.Fatalf("Exec with a cancelled context: %v, want %v", err, context.DeadlineExceeded)
+	}
+	got, err := tg.Exec(context.Background(), "a. #show a/0.")
+	if err != nil || got.Status != fuzz.StatusOK {
+		t.Fatalf("Exec after cancellation = %+v, %v", got, err)
+	}
+}
+
+func TestMissing(t *testing.T) {
+	_, err := New(Options{Python: "/nonexistent/python3"})
+	if err == nil || !strings.Contains(err.Error(), fix) {
+		t.Errorf("New with a missing python3: %v, want an error naming the fix", err)
+	}
+	// A python3 that cannot import clingo: the real one with an empty module path.
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "python3")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nexec "+py+" -I -S \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(Options{Python: script})
+	if err == nil || !strings.Contains(err.Error(), "the Python module clingo is missing") || !strings.Contains(err.Error(), fix) {
+		t.Errorf("New with a python3 without clingo: %v, want an error naming the fix", err)
+	}
+}
+
+// BenchmarkExec measures small programs per second on one warm process.
+func BenchmarkExec(b *testing.B) {
+	needClingo(b)
+	tg, err := New(Options{Timeout: 10 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tg.Close()
+	const prog = "edge(1,2). edge(2,3). edge(3,1). edge(3,4).\npath(X,Y) :- edge(X,Y).\n" +
+		"path(X,Z) :- path(X,Y), edge(Y,Z).\n#show.\n#show (\"path\",X,Y) : path(X,Y).\n"
+	for b.Loop() {
+		res, err := tg.Exec(context.Background(), prog)
+		if err != nil || res.Status != fuzz.StatusOK || len(res.Rows) != 12 {
+			b.Fatalf("Exec = %+v, %v", res, err)
+		}
+	}
+}
