@@ -105,7 +105,7 @@ func constraintString(c Constraint) string {
 	return termString(c.Left) + " " + string(c.Op) + " " + termString(c.Right)
 }
 
+var quoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
 // quote returns s in double quotes with " and \ escaped.
-func quote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
-}
+func quote(s string) string { return `"` + quoter.Replace(s) + `"` }
