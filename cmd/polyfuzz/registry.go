@@ -313,8 +313,10 @@ func rebuild(ctx context.Context, rec *campaign.Record) (*rebuilt, error) {
 		return rebuildSQL(rec)
 	case "smt":
 		return rebuildSMT(ctx, rec)
+	case "datalog":
+		return rebuildDatalog(rec)
 	}
-	return nil, fmt.Errorf("finding of domain %q: this polyfuzz replays sql and smt findings", rec.Domain)
+	return nil, fmt.Errorf("finding of domain %q: this polyfuzz replays sql, smt and datalog findings", rec.Domain)
 }
 
 // rebuildSQL rebuilds what produced a stored SQL finding.

@@ -1,0 +1,543 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/datalog"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/oracles"
+	"github.com/polyfuzz/polyfuzz/targets/clingo"
+	"github.com/polyfuzz/polyfuzz/targets/fault"
+	"github.com/polyfuzz/polyfuzz/targets/muz"
+	"github.com/polyfuzz/polyfuzz/targets/souffle"
+	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
+	"github.com/polyfuzz/polyfuzz/targets/swipl"
+)
+
+const datalogSynopsis = `usage: polyfuzz datalog [flags]
+       polyfuzz datalog run --engine NAME FILE.dl
+       polyfuzz datalog translate --engine NAME FILE.dl
+
+Fuzzes Datalog engines the queryFuzz way: generates random stratified programs, transforms each
+with a sequence of the queryFuzz rule transformations (ADD, MOD, REM, NEG) whose effect on the
+output is known (equal, subset or superset), runs both programs on every engine and checks the
+relation on each engine (metamorphic). polyfuzz's own reference engine (semi-naive, stratified
+negation, provenance) runs beside the engines under test (unless --ref=false), so that every engine
+is also compared with it and with each other (diff). Crashes, timeouts and unexpected errors are
+findings too; a program an engine cannot express is skipped for that engine, counted by reason.
+Findings are reduced along the reference's proof trees of a tuple the engine gets wrong, then by
+ddmin, every step re-checked on the engine.
+
+Engines: ref (built in), muz (z3), swipl (SWI-Prolog), clingo (through its Python module), souffle, and the
+SQL engines sqlite, duckdb (embedded) and postgres (--engine postgres=postgres://USER:PASS@HOST/DB
+or POLYFUZZ_POSTGRES_DSN), which evaluate each stratum in SQL.
+
+'polyfuzz datalog run' prints an engine's answer to one program in the canonical (Soufflé-like)
+syntax; 'polyfuzz datalog translate' prints the engine's own text for it.`
+
+// dlEngine is one entry of the registry of Datalog engines.
+type dlEngine struct {
+	// sql names the SQL engine (of the sql registry) that evaluates the program, if any.
+	sql     string
+	dialect func() datalog.Dialect
+	open    func(s dlSpec) (fuzz.Target, error)
+}
+
+// dlEngines is the one registry of Datalog engines polyfuzz can test.
+var dlEngines = map[string]dlEngine{
+	"ref": {open: func(s dlSpec) (fuzz.Target, error) { return datalog.NewReference(0), nil }},
+	"muz": {dialect: func() datalog.Dialect { return datalog.MuZ{} }, open: func(s dlSpec) (fuzz.Target, error) {
+		return muz.New(muz.Options{Timeout: s.Timeout})
+	}},
+	"swipl": {dialect: func() datalog.Dialect { return datalog.SWIProlog{} }, open: func(s dlSpec) (fuzz.Target, error) {
+		return swipl.New(swipl.Options{Timeout: s.Timeout})
+	}},
+	"clingo": {dialect: func() datalog.Dialect { return datalog.Clingo{} }, open: func(s dlSpec) (fuzz.Target, error) {
+		return clingo.New(clingo.Options{Timeout: s.Timeout})
+	}},
+	"souffle": {dialect: func() datalog.Dialect { return datalog.Souffle{} }, open: func(s dlSpec) (fuzz.Target, error) {
+		return souffle.New(souffle.Options{Timeout: s.Timeout})
+	}},
+	"sqlite":   {sql: "sqlite"},
+	"duckdb":   {sql: "duckdb"},
+	"postgres": {sql: "postgres"},
+}
+
+// dlSpec says how to open one Datalog engine; it is stored with findings (without a DSN's
+// password) so that replay opens the same engine.
+type dlSpec struct {
+	Engine  string
+	DSN     string
+	Timeout time.Duration
+	Fault   string
+	Worker  int
+}
+
+// open opens the engine of s as a target that runs canonical programs, with its fault if any.
+func (s dlSpec) open(ctx context.Context) (fuzz.Target, error) {
+	e, ok := dlEngines[s.Engine]
+	if !ok {
+		return nil, fmt.Errorf("unknown --engine %q (known: %s)", s.Engine, names(dlEngines))
+	}
+	var t fuzz.Target
+	var err error
+	switch {
+	case e.sql != "":
+		var inner fuzz.Target
+		inner, err = openTarget(ctx, targetSpec{DBMS: e.sql, DSN: s.DSN, Timeout: s.Timeout, Isolate: true, Worker: s.Worker})
+		if err == nil {
+			t = &datalog.SQLEngine{Inner: inner, Dialect: e.sql}
+		}
+	case e.dialect != nil:
+		var inner fuzz.Target
+		if inner, err = e.open(s); err == nil {
+			t = &datalog.Engine{Inner: inner, Dialect: e.dialect()}
+		}
+	default:
+		t, err = e.open(s)
+	}
+	if err != nil || s.Fault == "" {
+		return t, err
+	}
+	f, err := fault.Parse(s.Fault)
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	return fault.Wrap(t, f), nil
+}
+
+// dlSpecs are the engines of one Datalog campaign; the fault, if any, is planted in the first.
+type dlSpecs []dlSpec
+
+func (ss dlSpecs) names() []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Engine)
+	}
+	return out
+}
+
+// open opens one worker's engines, numbering the worker with next.
+func (ss dlSpecs) open(next func() int) func(ctx context.Context) ([]fuzz.Target, error) {
+	return func(ctx context.Context) ([]fuzz.Target, error) {
+		w := next()
+		var ts []fuzz.Target
+		for _, s := range ss {
+			s.Worker = w
+			t, err := s.open(ctx)
+			if err != nil {
+				closeAll(ts)
+				return nil, err
+			}
+			ts = append(ts, t)
+		}
+		return ts, nil
+	}
+}
+
+func (ss dlSpecs) options() map[string]string {
+	m := map[string]string{"engines": strings.Join(ss.names(), ","), "timeout": ss[0].Timeout.String()}
+	for _, s := range ss {
+		if s.DSN != "" {
+			m["dsn."+s.Engine] = sqlserver.Redact(s.DSN)
+		}
+	}
+	if ss[0].Fault != "" {
+		m["fault"] = ss[0].Fault
+	}
+	return m
+}
+
+func dlSpecsFromOptions(m map[string]string) (dlSpecs, error) {
+	timeout, err := time.ParseDuration(m["timeout"])
+	if err != nil {
+		return nil, fmt.Errorf("bad timeout %q in finding: %w", m["timeout"], err)
+	}
+	var ss dlSpecs
+	for i, name := range strings.Split(m["engines"], ",") {
+		s := dlSpec{Engine: name, Timeout: timeout, Worker: replayWorker, DSN: m["dsn."+name]}
+		if e, ok := engines[dlEngines[name].sql]; ok && e.env != "" {
+			if v := os.Getenv(e.env); v != "" {
+				s.DSN = v
+			}
+		}
+		if i == 0 {
+			s.Fault = m["fault"]
+		}
+		ss = append(ss, s)
+	}
+	return ss, nil
+}
+
+// dlOracles maps each Datalog oracle's name to its constructor.
+var dlOracles = map[string]func() fuzz.Oracle{
+	"metamorphic": func() fuzz.Oracle {
+		return oracles.Metamorphic{Orig: datalog.RoleOrig, Trans: datalog.RoleTrans, Param: datalog.ParamExpect}
+	},
+	"diff": func() fuzz.Oracle { return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true} },
+	"error": func() fuzz.Oracle {
+		return oracles.Errors{SkipTimeouts: true, Expect: func(_, code, _ string) bool { return code == datalog.CodeUnsupported }}
+	},
+}
+
+// dlSetup is everything a Datalog campaign, replay or reduction needs.
+type dlSetup struct {
+	gen     *datalog.Generator
+	oracles []fuzz.Oracle
+	specs   dlSpecs
+	format  campaign.Format
+}
+
+func newDatalogSetup(opts datalog.Options, oracleNames []string, specs dlSpecs) (*dlSetup, error) {
+	gen, err := datalog.NewGenerator(opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &dlSetup{gen: gen, specs: specs, format: dlFormat{engines: specs.names()}}
+	for _, n := range oracleNames {
+		mk, ok := dlOracles[n]
+		if !ok {
+			return nil, fmt.Errorf("unknown --oracle %q (known: %s)", n, names(dlOracles))
+		}
+		s.oracles = append(s.oracles, mk())
+	}
+	return s, nil
+}
+
+func (s *dlSetup) oracle(name string) (fuzz.Oracle, error) {
+	for _, o := range s.oracles {
+		if o.Name() == name {
+			return o, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown oracle %q", name)
+}
+
+// rebuildDatalog rebuilds what produced a stored Datalog finding.
+func rebuildDatalog(rec *campaign.Record) (*rebuilt, error) {
+	opts, err := datalog.ParseOptions(rec.Gen)
+	if err != nil {
+		return nil, fmt.Errorf("finding's generator options: %w", err)
+	}
+	specs, err := dlSpecsFromOptions(rec.Options)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newDatalogSetup(opts, []string{rec.Oracle}, specs)
+	if err != nil {
+		return nil, err
+	}
+	o, err := s.oracle(rec.Oracle)
+	if err != nil {
+		return nil, err
+	}
+	return &rebuilt{gen: s.gen, oracle: o, open: specs.open(func() int { return replayWorker }),
+		reducer: datalog.NewReducer(), format: s.format}, nil
+}
+
+// engineFlag collects --engine NAME[=DSN] flags.
+type engineFlag []string
+
+// String returns the engines given, comma-separated.
+func (f *engineFlag) String() string { return strings.Join(*f, ",") }
+
+// Set adds one engine.
+func (f *engineFlag) Set(v string) error {
+	name, _, _ := strings.Cut(v, "=")
+	if _, ok := dlEngines[name]; !ok {
+		return fmt.Errorf("unknown engine %q (known: %s)", name, names(dlEngines))
+	}
+	*f = append(*f, v)
+	return nil
+}
+
+// specs returns one spec per engine (ref when none was given), with the reference added when
+// withRef and it is not there yet.
+func (f engineFlag) specs(base dlSpec, withRef bool) (dlSpecs, error) {
+	vals := []string(f)
+	if len(vals) == 0 {
+		vals = []string{"ref"}
+	}
+	var ss dlSpecs
+	seen := map[string]bool{}
+	for i, v := range vals {
+		name, dsn, hasDSN := strings.Cut(v, "=")
+		if seen[name] {
+			return nil, fmt.Errorf("--engine %s is given twice; each engine may run once", name)
+		}
+		seen[name] = true
+		e := engines[dlEngines[name].sql] // the SQL engine behind it, if any
+		if hasDSN && e.env == "" {
+			return nil, fmt.Errorf("--engine %s takes no DSN (got %q)", name, sqlserver.Redact(dsn))
+		}
+		if !hasDSN && e.env != "" {
+			if dsn = os.Getenv(e.env); dsn == "" {
+				return nil, fmt.Errorf("--engine %s needs a server: give --engine %s=%s or set %s", name, name, e.example, e.env)
+			}
+		}
+		s := base
+		s.Engine, s.DSN = name, dsn
+		if i > 0 {
+			s.Fault = ""
+		}
+		ss = append(ss, s)
+	}
+	if withRef && !seen["ref"] {
+		s := base
+		s.Engine, s.Fault = "ref", ""
+		ss = append(ss, s)
+	}
+	return ss, nil
+}
+
+func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "run" || args[0] == "translate") {
+		return cmdDatalogRun(ctx, args[0], args[1:], stdout, stderr)
+	}
+	fs := newFlags("datalog", datalogSynopsis, stderr)
+	var engs engineFlag
+	fs.Var(&engs, "engine", "engine to test, NAME or NAME=DSN, repeatable: "+names(dlEngines)+" (default ref)")
+	withRef := fs.Bool("ref", true, "run the reference engine beside the engines under test, for the differential oracle")
+	var cf campaignFlags
+	cf.register(fs, "test cases", "its own engine processes")
+	oracleList := fs.String("oracle", "metamorphic,diff", "comma-separated oracles: "+names(dlOracles)+
+		" (error is always on; diff needs two engines)")
+	timeout := fs.Duration("timeout", 10*time.Second, "per-program timeout; a program over it is a skipped check (error: timeout)")
+	genText := fs.String("gen", "", "generator options in the form polyfuzz prints in campaign.json, e.g.\n"+
+		"      '"+datalog.DefaultOptions().String()+"' (keys may be left out)")
+	faultSpec := fs.String("fault", "", "inject a known fault KIND:REGEXP into the first engine to prove the oracles fire,\n"+
+		"      e.g. 'drop-row:transformed' (kinds: drop-row, new-row, add-row, change-value, error, hang)")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "polyfuzz datalog: "+format+"\n", a...)
+		return code
+	}
+	if fs.NArg() > 0 {
+		return fail(2, "unexpected argument %q (flags start with --; see polyfuzz datalog --help)", fs.Arg(0))
+	}
+	campaignSeed, err := cf.check()
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	if *timeout <= 0 {
+		return fail(2, "--timeout must be positive (got %s)", *timeout)
+	}
+	opts := datalog.DefaultOptions()
+	if *genText != "" {
+		if opts, err = datalog.ParseOptions(*genText); err != nil {
+			return fail(2, "--gen: %v", err)
+		}
+	}
+	specs, err := engs.specs(dlSpec{Timeout: *timeout, Fault: *faultSpec}, *withRef)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	var oracleNames []string
+	for _, n := range strings.Split(*oracleList, ",") {
+		if n = strings.TrimSpace(n); n == "" || n == "error" || (n == "diff" && len(specs) < 2) {
+			continue
+		}
+		oracleNames = append(oracleNames, n)
+	}
+	oracleNames = append(oracleNames, "error")
+	s, err := newDatalogSetup(opts, oracleNames, specs)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	ts, err := specs.open(func() int { return 0 })(ctx) // fail fast on a missing engine or a bad fault
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	versions := targetVersions(ts)
+	closeAll(ts)
+	store, err := campaign.NewStore(cf.out)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	fmt.Fprintf(stderr, "polyfuzz datalog: engines %s, oracles %s, seed %d, out %s\n", versions,
+		strings.Join(oracleNames, ","), campaignSeed, cf.out)
+	var worker atomic.Int64
+	cfg := cf.config(campaignSeed, store, datalog.NewReducer(), stderr)
+	cfg.Command = sqlserver.Redact("polyfuzz datalog " + strings.Join(args, " "))
+	cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = "datalog", s.gen, s.oracles, s.format
+	cfg.Options = specs.options()
+	cfg.Open = specs.open(func() int { return int(worker.Add(1) - 1) })
+	return cf.run(ctx, cfg, "datalog", stdout, stderr)
+}
+
+// cmdDatalogRun runs one program file on one engine and prints its answer, or prints the
+// engine's text for it.
+func cmdDatalogRun(ctx context.Context, verb string, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("datalog "+verb, datalogSynopsis, stderr)
+	engine := fs.String("engine", "ref", "the engine: "+names(dlEngines))
+	timeout := fs.Duration("timeout", 10*time.Second, "time limit for the program")
+	if code := parse(fs, args); code >= 0 {
+		return code
+	}
+	fail := func(code int, format string, a ...any) int {
+		fmt.Fprintf(stderr, "polyfuzz datalog %s: "+format+"\n", append([]any{verb}, a...)...)
+		return code
+	}
+	if fs.NArg() != 1 {
+		return fail(2, "want one argument, a program file (canonical syntax, like Soufflé's)")
+	}
+	src, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	p, err := datalog.Parse(fs.Arg(0), string(src))
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	e, ok := dlEngines[*engine]
+	if !ok {
+		return fail(2, "unknown --engine %q (known: %s)", *engine, names(dlEngines))
+	}
+	if verb == "translate" {
+		if e.dialect == nil {
+			return fail(2, "%s has no program text of its own to print", *engine)
+		}
+		tr, err := e.dialect().Translate(p)
+		if err != nil {
+			return fail(1, "%v", err)
+		}
+		fmt.Fprint(stdout, tr.Text)
+		return 0
+	}
+	specs, err := engineFlag{*engine}.specs(dlSpec{Timeout: *timeout}, false)
+	if err != nil {
+		return fail(2, "%v", err)
+	}
+	t, err := specs[0].open(ctx)
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	defer t.Close()
+	res, err := t.Exec(ctx, string(src))
+	if err != nil {
+		return fail(1, "%v", err)
+	}
+	if res.Failed() {
+		return fail(1, "%s: %s %s", res.Status, res.Code, res.Err)
+	}
+	for _, row := range res.Rows {
+		fmt.Fprintln(stdout, datalogFact(row))
+	}
+	return 0
+}
+
+// datalogFact prints an answer row [rel, canonical values...] as a fact.
+func datalogFact(row []string) string {
+	var args []string
+	for _, v := range row[1:] {
+		if s, ok := strings.CutPrefix(v, "t:"); ok {
+			args = append(args, fmt.Sprintf("%q", s))
+		} else {
+			args = append(args, strings.TrimPrefix(v, "i:"))
+		}
+	}
+	return row[0] + "(" + strings.Join(args, ", ") + ")."
+}
+
+// dlFormat prints Datalog cases: the programs in canonical syntax, and a repro.sh that runs them on
+// each engine with polyfuzz datalog run, and with the engine's own command where it has one.
+type dlFormat struct{ engines []string }
+
+// Ext returns ".dl".
+func (dlFormat) Ext() string { return ".dl" }
+
+// CaseText prints the programs of the given roles, each under a comment naming its role.
+func (dlFormat) CaseText(c *fuzz.Case, roles []string) []byte {
+	var b strings.Builder
+	for _, q := range c.Queries {
+		if len(roles) > 0 && !contains(roles, q.Role) {
+			continue
+		}
+		fmt.Fprintf(&b, "// ---- %s%s\n%s\n", q.Role, dlRoleNote(c, q.Role), q.Text)
+	}
+	return []byte(b.String())
+}
+
+func dlRoleNote(c *fuzz.Case, role string) string {
+	if role == datalog.RoleTrans && c.Params[datalog.ParamExpect] != "" {
+		return fmt.Sprintf(" (expected %s the original's answer; steps %s)", c.Params[datalog.ParamExpect], c.Params[datalog.ParamSteps])
+	}
+	return ""
+}
+
+// Repro writes a script that saves each program and runs it on every engine of the finding.
+func (f dlFormat) Repro(c *fuzz.Case, roles []string, header string) []byte {
+	var b strings.Builder
+	b.WriteString("#!/usr/bin/env bash\n")
+	for _, line := range strings.Split(header, "\n") {
+		b.WriteString("# " + line + "\n")
+	}
+	b.WriteString("set -u\ncd \"$(mktemp -d)\"\n")
+	for i, q := range c.Queries {
+		if len(roles) > 0 && !contains(roles, q.Role) {
+			continue
+		}
+		file := fmt.Sprintf("p%d.dl", i)
+		fmt.Fprintf(&b, "\n# %s%s\ncat > %s <<'POLYFUZZ_EOF'\n%sPOLYFUZZ_EOF\n", q.Role, dlRoleNote(c, q.Role), file, q.Text)
+		for _, e := range f.engines {
+			fmt.Fprintf(&b, "echo '== %s on %s'\n", q.Role, e)
+			if cmd := dlOwnCommand(e, q.Text, fmt.Sprintf("p%d", i)); cmd != "" {
+				b.WriteString(cmd)
+			} else {
+				fmt.Fprintf(&b, "polyfuzz datalog run --engine %s %s\n", e, file)
+			}
+		}
+	}
+	return []byte(b.String())
+}
+
+// dlOwnCommand returns shell lines that run a program with the engine's own command line, or "".
+func dlOwnCommand(engine, program, base string) string {
+	e := dlEngines[engine]
+	if e.dialect == nil {
+		return ""
+	}
+	d, ok := e.dialect().(datalog.Scripter)
+	if !ok {
+		return ""
+	}
+	p, err := datalog.Parse(base+".dl", program)
+	if err != nil {
+		return ""
+	}
+	files, cmd, err := d.Script(p, base)
+	if err != nil {
+		return "# " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
+	}
+	var b strings.Builder
+	keys := make([]string, 0, len(files))
+	for k := range files {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, name := range keys {
+		fmt.Fprintf(&b, "mkdir -p \"$(dirname %s)\"; cat > %s <<'POLYFUZZ_EOF'\n%sPOLYFUZZ_EOF\n", name, name, files[name])
+	}
+	b.WriteString(cmd + "\n")
+	return b.String()
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

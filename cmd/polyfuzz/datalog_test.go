@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/datalog"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+)
+
+// dlEngineArg returns the --engine value for a Datalog engine, skipping t (failing it in CI) when
+// the engine is not installed.
+func dlEngineArg(t *testing.T, name string) string {
+	t.Helper()
+	switch name {
+	case "muz":
+		testenv.NeedEngine(t, "z3")
+	case "swipl":
+		testenv.NeedEngine(t, "swipl")
+	case "clingo":
+		if err := exec.Command("python3", "-c", "import clingo").Run(); err != nil {
+			if testenv.InCI() {
+				t.Fatalf("clingo is missing in CI: scripts/test.sh should have installed it from PyPI")
+			}
+			t.Skip("clingo is not installed; run scripts/test.sh (python3 -m pip install clingo)")
+		}
+	case "postgres":
+		return name + "=" + testenv.NeedDSN(t, "POLYFUZZ_POSTGRES_DSN")
+	}
+	return name
+}
+
+// programSize counts the rules (not facts) and facts of every program of a case.
+func programSize(t *testing.T, texts []string) (rules, facts int) {
+	t.Helper()
+	for _, text := range texts {
+		p, err := datalog.Parse("case.dl", text)
+		if err != nil {
+			t.Fatalf("stored program does not parse: %v\n%s", err, text)
+		}
+		for _, r := range p.Rules {
+			if r.IsFact() {
+				facts++
+			} else {
+				rules++
+			}
+		}
+	}
+	return rules, facts
+}
+
+// TestDatalogOraclesFire plants a fault in a real engine's driver and checks that the metamorphic
+// and the differential oracle each report it as a wrong result, reduced to a program of a few
+// rules that still fails when replayed.
+func TestDatalogOraclesFire(t *testing.T) {
+	seed := fmt.Sprint(testenv.Seed(t))
+	tests := []struct {
+		name, engine, fault, oracle, prefix string
+		extra                               []string
+	}{
+		{"metamorphic drops a tuple", "swipl", "drop-row:transformed", "metamorphic", "metamorphic: swipl: ",
+			[]string{"--ref=false"}},
+		{"metamorphic adds a tuple", "sqlite", "new-row:transformed", "metamorphic", "metamorphic: sqlite: ",
+			[]string{"--ref=false"}},
+		{"diff drops a tuple", "muz", "drop-row:.", "diff", "diff: ", nil},
+		{"diff adds a tuple", "clingo", "new-row:.", "diff", "diff: ", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out := t.TempDir()
+			args := append([]string{"datalog", "--engine", dlEngineArg(t, tc.engine), "--oracle", tc.oracle, "--seed", seed,
+				"-j", "2", "--quiet", "--out", out, "--fault", tc.fault, "--max-findings", "1", "--reduce-time", "1m"}, tc.extra...)
+			code, stdout, stderr := polyfuzz(t, append(args, "--tests", "300")...)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			var rec *campaign.Record
+			for title, r := range records(t, out) {
+				if strings.HasPrefix(title, tc.prefix) {
+					rec = r
+				}
+			}
+			if rec == nil {
+				t.Fatalf("the %s oracle did not fire:\n%s", tc.oracle, stdout)
+			}
+			if rec.Kind.String() != "wrong-result" || rec.Status != campaign.StatusReduced {
+				t.Errorf("%s: kind %s, status %s (%s); want a reduced wrong-result", rec.Title, rec.Kind, rec.Status, rec.Note)
+			}
+			dir := filepath.Join(out, "findings", rec.Hash)
+			_, orig, red, err := campaign.LoadFinding(dir)
+			if err != nil || red == nil {
+				t.Fatalf("%s: no reduced case: %v", rec.Title, err)
+			}
+			rules, facts := programSize(t, red.Texts())
+			origRules, origFacts := programSize(t, orig.Texts())
+			t.Logf("%s: reduced from %d rules and %d facts to %d rules and %d facts", rec.Title, origRules, origFacts, rules, facts)
+			if rules > 4*len(red.Queries) {
+				t.Errorf("%s: the reduced case keeps %d rules in %d programs, want a few", rec.Title, rules, len(red.Queries))
+			}
+			code, rout, rerr := polyfuzz(t, "replay", dir)
+			if code != 0 || !strings.Contains(rout, "identical to the stored case") || !strings.Contains(rout, "\nreproduces") {
+				t.Errorf("replay of %s: exit %d\n%s%s", rec.Title, code, rout, rerr)
+			}
+			repro, err := os.ReadFile(filepath.Join(dir, "repro.sh"))
+			if err != nil || !strings.Contains(string(repro), "polyfuzz replay") {
+				t.Errorf("repro.sh: %v\n%s", err, repro)
+			}
+		})
+	}
+}
+
+// TestDatalogEnginesAgree runs the generated programs on every engine installed here and on the
+// reference, without a fault: no finding.
+func TestDatalogEnginesAgree(t *testing.T) {
+	args := []string{"datalog", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet"}
+	for _, name := range []string{"muz", "swipl", "clingo", "sqlite", "duckdb", "postgres"} {
+		args = append(args, "--engine", dlEngineArg(t, name))
+	}
+	out := t.TempDir()
+	stdout := runCampaign(t, 300, append(args, "--out", out)...)
+	if recs := records(t, out); len(recs) != 0 {
+		for title := range recs {
+			t.Errorf("finding: %s", title)
+		}
+		t.Fatalf("the engines disagree:\n%s", stdout)
+	}
+	t.Logf("%s", stdout)
+}
+
+// TestDatalogRefOnly runs a campaign with nothing installed: the reference engine alone, checked
+// by the metamorphic oracle.
+func TestDatalogRefOnly(t *testing.T) {
+	out := t.TempDir()
+	stdout := runCampaign(t, 500, "datalog", "--engine", "ref", "--seed", fmt.Sprint(testenv.Seed(t)), "--quiet", "--out", out)
+	if recs := records(t, out); len(recs) != 0 {
+		t.Fatalf("the reference engine breaks a transformation's relation:\n%s", stdout)
+	}
+}
+
+// TestDatalogBadInput checks the messages for bad programs and bad engine flags.
+func TestDatalogBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	bad := write("bad.dl", ".decl e(x: number)\n.output e\ne(1) :- e(x), y > 1.\n")
+	unstrat := write("unstrat.dl", ".decl p(x: number)\n.decl q(x: number)\n.output p\np(1).\np(x) :- q(x), !p(x).\nq(x) :- p(x).\n")
+	good := write("good.dl", ".decl e(x: number, y: symbol)\n.output e\ne(1, \"a\").\n")
+	tests := []badInput{
+		{"malformed program", []string{"datalog", "run", bad}, 2, "bad.dl:3:"},
+		{"unstratifiable program", []string{"datalog", "run", unstrat}, 1, "p depends negatively on"},
+		{"unknown engine", []string{"datalog", "--engine", "ddlog"}, 2, `unknown engine "ddlog"`},
+		{"engine twice", []string{"datalog", "--engine", "ref", "--engine", "ref"}, 2, "--engine ref is given twice"},
+		{"unknown oracle", []string{"datalog", "--oracle", "pqs"}, 2, `unknown --oracle "pqs"`},
+		{"bad gen options", []string{"datalog", "--gen", "nonsense"}, 2, "--gen:"},
+		{"no program", []string{"datalog", "run"}, 2, "want one argument"},
+		{"translate ref", []string{"datalog", "translate", "--engine", "ref", good}, 2, "no program text of its own"},
+	}
+	if os.Getenv("POLYFUZZ_POSTGRES_DSN") == "" {
+		tests = append(tests, badInput{"server without DSN", []string{"datalog", "--engine", "postgres"}, 2,
+			"--engine postgres needs a server"})
+	}
+	if _, err := exec.LookPath("souffle"); err != nil {
+		tests = append(tests, badInput{"missing engine", []string{"datalog", "--engine", "souffle", "--tests", "1", "--out", dir}, 1,
+			"souffle"})
+	}
+	checkBadInputs(t, tests)
+	code, stdout, stderr := polyfuzz(t, "datalog", "run", "--engine", "ref", good)
+	if code != 0 || stdout != "e(1, \"a\").\n" {
+		t.Errorf("datalog run: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}

@@ -1,0 +1,87 @@
+package datalog
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+)
+
+var _ fuzz.Generator = (*Generator)(nil)
+
+func TestGeneratorCases(t *testing.T) {
+	seed := testenv.Seed(t)
+	o := DefaultOptions()
+	o.Steps = Range{2, 5}
+	g, err := NewGenerator(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]bool{}
+	for i := range uint64(200) {
+		c, err := g.Generate(seed + i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := g.Generate(seed + i)
+		if !reflect.DeepEqual(c, again) {
+			t.Fatalf("seed %d gives two cases", seed+i)
+		}
+		if c.Domain != "datalog" || c.Seed != seed+i || len(c.Queries) != 2 ||
+			c.Queries[0].Role != RoleOrig || c.Queries[1].Role != RoleTrans || len(c.Params) != 2 {
+			t.Fatalf("malformed case %+v", c)
+		}
+		if opts, err := ParseOptions(c.Gen); err != nil || !reflect.DeepEqual(opts, o) {
+			t.Fatalf("case options %q: %v", c.Gen, err)
+		}
+		orig, err := Generate(o, c.Seed)
+		if err != nil || "// original\n"+orig.String() != c.Queries[0].Text {
+			t.Fatalf("the original is not Generate(options, seed): %v", err)
+		}
+		trans, err := Parse("trans.dl", c.Queries[1].Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "// transformed: " + c.Params[ParamExpect] + " " + c.Params[ParamSteps] + "\n"; !strings.HasPrefix(c.Queries[1].Text, want) {
+			t.Fatalf("the transformed program does not start with %q", want)
+		}
+		if _, err := trans.Strata(); err != nil {
+			t.Fatal(err)
+		}
+		e, err := ParseExpect(c.Params[ParamExpect])
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := strings.Split(c.Params[ParamSteps], ",")
+		if c.Params[ParamSteps] == "" {
+			steps = nil
+		}
+		if len(steps) > o.Steps.Max {
+			t.Fatalf("steps %v", steps)
+		}
+		checkSteps(t, e, steps)
+		texts[c.Queries[1].Text] = true
+	}
+	if len(texts) < 190 {
+		t.Errorf("200 seeds give %d distinct transformed programs", len(texts))
+	}
+	bad := o
+	bad.Types = nil
+	if _, err := NewGenerator(bad); err == nil {
+		t.Error("NewGenerator accepted options without types")
+	}
+}
+
+func BenchmarkGeneratorCase(b *testing.B) {
+	g, err := NewGenerator(DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range b.N {
+		if _, err := g.Generate(uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
