@@ -115,7 +115,7 @@ func (o *Options) ranges() []optRange {
 		{"simple", &o.SimpleRules, 1, 32},
 		{"complex", &o.ComplexRules, 0, 32},
 		{"subgoals", &o.Subgoals, 1, 16},
-		{"numbers", &o.Numbers, -1e9, 1e9},
+		{"numbers", &o.Numbers, -1 << 40, 1 << 40}, // wide enough to pass 32-bit engines' limits
 		{"steps", &o.Steps, 1, 1000},
 	}
 }

@@ -115,10 +115,12 @@ func TestDatalogOraclesFire(t *testing.T) {
 }
 
 // TestDatalogEnginesAgree runs the generated programs on every engine installed here and on the
-// reference, without a fault: no finding.
+// reference, without a fault: no finding. μZ is left out: z3 4.8.12 derives tuples from rule
+// bodies that hold an atom and its negation (docs/datalog.md), which the pinned seed meets;
+// TestRecordedDatalogFindings replays that bug.
 func TestDatalogEnginesAgree(t *testing.T) {
 	args := []string{"datalog", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet"}
-	for _, name := range []string{"muz", "swipl", "clingo", "sqlite", "duckdb", "postgres"} {
+	for _, name := range []string{"swipl", "clingo", "sqlite", "duckdb", "postgres"} {
 		args = append(args, "--engine", dlEngineArg(t, name))
 	}
 	out := t.TempDir()
@@ -175,5 +177,22 @@ func TestDatalogBadInput(t *testing.T) {
 	code, stdout, stderr := polyfuzz(t, "datalog", "run", "--engine", "ref", good)
 	if code != 0 || stdout != "e(1, \"a\").\n" {
 		t.Errorf("datalog run: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestDatalogUnsupportedCounted runs programs with constants beyond 32 bits on clingo, which
+// cannot express them: those programs are skipped for clingo and counted by reason, and the
+// other engines still compare.
+func TestDatalogUnsupportedCounted(t *testing.T) {
+	out := t.TempDir()
+	stdout := runCampaign(t, 100, "datalog", "--engine", dlEngineArg(t, "clingo"), "--engine", "sqlite",
+		"--gen", "queryfuzz{numbers=-5000000000..5000000000}", "--seed", fmt.Sprint(testenv.Seed(t)), "--quiet", "--out", out)
+	for _, want := range []string{"[diff: unsupported number-range on clingo]", "[metamorphic: unsupported number-range on clingo]"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("summary lacks %s:\n%s", want, stdout)
+		}
+	}
+	if recs := records(t, out); len(recs) != 0 {
+		t.Errorf("findings on unsupported programs:\n%s", stdout)
 	}
 }

@@ -284,8 +284,10 @@ func TestHelp(t *testing.T) {
 			"--connectives"}},
 		{"compare", []string{"--domain", "--oracles", "--budget", "--tests", "--repeat", "--seed", "-j", "--out", "--dbms",
 			"--solver", "--seeds"}},
+		{"datalog", []string{"--engine", "--ref", "--oracle", "--budget", "--tests", "-j", "--seed", "--out", "--fault",
+			"--timeout", "--gen"}},
 		{"replay", []string{"--no-fault"}},
-		{"reduce", []string{"--reduce-time"}},
+		{"reduce", []string{"--reduce-time", "--plain"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.cmd, func(t *testing.T) {

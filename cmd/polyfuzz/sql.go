@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/datalog"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
 	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
@@ -288,6 +289,7 @@ case is replayed before it replaces DIR/reduced.* and DIR/repro.sh.`
 func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("reduce", reduceSynopsis, stderr)
 	limit := fs.Duration("reduce-time", 5*time.Minute, "time limit for the reduction")
+	plain := fs.Bool("plain", false, "Datalog: reduce with ddmin alone, without the guidance of the reference engine's proof trees")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
@@ -309,6 +311,11 @@ func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
 		return 1
 	}
+	var dlStats *datalog.ReduceStats
+	if r, ok := s.reducer.(*datalog.Reducer); ok {
+		dlStats = &datalog.ReduceStats{}
+		r.Plain, r.Stats = *plain, dlStats
+	}
 	ts, err := s.open(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "polyfuzz reduce: %v\n", err)
@@ -328,5 +335,15 @@ func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fmt.Fprintf(stdout, "reduced %s from %d statements (%d bytes) to %d (%d bytes); replayed\n  %s\n", rec.Title,
 		len(orig.Setup)+len(orig.Queries), caseBytes(orig), len(red.Setup)+len(red.Queries), caseBytes(red),
 		filepath.Join(dir, "reduced"+s.format.Ext()))
+	if st := dlStats; st != nil {
+		how := "ddmin alone"
+		if st.Guided {
+			how = "guided by the proof of " + st.Focus
+		} else if !*plain {
+			how = "ddmin (no proof of a missed tuple helped)"
+		}
+		fmt.Fprintf(stdout, "  clauses %d -> %d, %s; %d engine runs, %d reference evaluations\n", st.Before, st.After, how,
+			st.EngineRuns, st.RefRuns)
+	}
 	return 0
 }
