@@ -24,6 +24,9 @@ type Rows struct {
 	// and counts each engine left out in the verdict's Partial ("CODE on ENGINE"); for engines
 	// that fail only on programs they cannot express.
 	AnsweredOnly bool
+	// Reference names a trusted target (a reference implementation): when it answers, its side
+	// is the expected answer and every other side is named as the odd one out.
+	Reference string
 }
 
 // Name returns "diff".
@@ -127,6 +130,19 @@ func (o Rows) finding(c *fuzz.Case, runs []fuzz.Run, qi int, votes map[string][]
 	for _, k := range byName {
 		if len(votes[k]) > len(votes[ref]) {
 			ref = k
+		}
+	}
+	for k, ts := range votes {
+		if o.Reference != "" && slices.Contains(ts, o.Reference) {
+			ref = k
+			var odd []string
+			for k2, ts2 := range votes {
+				if k2 != k {
+					odd = append(odd, ts2...)
+				}
+			}
+			slices.Sort(odd)
+			title = fuzz.Title("diff", strings.Join(odd, ","), "returns different rows than "+names(k))
 		}
 	}
 	role := c.Queries[qi].Role

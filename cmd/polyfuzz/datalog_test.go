@@ -196,3 +196,20 @@ func TestDatalogUnsupportedCounted(t *testing.T) {
 		t.Errorf("findings on unsupported programs:\n%s", stdout)
 	}
 }
+
+// TestRecordedDatalogFindings replays the engine bugs kept in testdata/datalog-findings.
+func TestRecordedDatalogFindings(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "datalog-findings", "*"))
+	if len(dirs) == 0 {
+		t.Fatal("no recorded findings in testdata/datalog-findings")
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			replayRecorded(t, dir, func(rec *campaign.Record) {
+				for _, name := range strings.Split(rec.Options["engines"], ",") {
+					dlEngineArg(t, name)
+				}
+			})
+		})
+	}
+}
