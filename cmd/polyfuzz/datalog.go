@@ -183,7 +183,9 @@ var dlOracles = map[string]func() fuzz.Oracle{
 	"metamorphic": func() fuzz.Oracle {
 		return oracles.Metamorphic{Orig: datalog.RoleOrig, Trans: datalog.RoleTrans, Param: datalog.ParamExpect}
 	},
-	"diff": func() fuzz.Oracle { return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true, Reference: "ref"} },
+	"diff": func() fuzz.Oracle {
+		return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true, Reference: "ref"}
+	},
 	"error": func() fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Expect: func(_, code, _ string) bool { return code == datalog.CodeUnsupported }}
 	},
