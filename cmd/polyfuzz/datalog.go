@@ -399,6 +399,9 @@ func cmdDatalogRun(ctx context.Context, verb string, args []string, stdout, stde
 		return fail(2, "%v", err)
 	}
 	p, err := datalog.Parse(fs.Arg(0), string(src))
+	if err == nil {
+		_, err = p.Strata()
+	}
 	if err != nil {
 		return fail(2, "%v", err)
 	}
