@@ -92,7 +92,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		var cfg campaign.Config
 		switch *domain {
 		case "sql":
-			specs, err := dbmsFlag(strings.Split(*dbms, ",")).specs(targetSpec{Timeout: 2 * time.Second, Isolate: true})
+			specs, err := sqlSpecsOf(newDBMSList(strings.Split(*dbms, ",")...), targetSpec{Timeout: 2 * time.Second, Isolate: true})
 			if err != nil {
 				return cfg, err
 			}

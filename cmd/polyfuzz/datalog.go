@@ -215,14 +215,6 @@ func newDatalogSetup(opts datalog.Options, oracleNames []string, specs dlSpecs) 
 	return s, nil
 }
 
-func (s *dlSetup) oracle(name string) (fuzz.Oracle, error) {
-	for _, o := range s.oracles {
-		if o.Name() == name {
-			return o, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown oracle %q", name)
-}
 
 // rebuildDatalog rebuilds what produced a stored Datalog finding.
 func rebuildDatalog(rec *campaign.Record) (*rebuilt, error) {
@@ -238,7 +230,7 @@ func rebuildDatalog(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := s.oracle(rec.Oracle)
+	o, err := oracleNamed(s.oracles, rec.Oracle)
 	if err != nil {
 		return nil, err
 	}
@@ -246,54 +238,31 @@ func rebuildDatalog(rec *campaign.Record) (*rebuilt, error) {
 		reducer: datalog.NewReducer(), format: s.format}, nil
 }
 
-// engineFlag collects --engine NAME[=DSN] flags.
-type engineFlag []string
-
-// String returns the engines given, comma-separated.
-func (f *engineFlag) String() string { return strings.Join(*f, ",") }
-
-// Set adds one engine.
-func (f *engineFlag) Set(v string) error {
-	name, _, _ := strings.Cut(v, "=")
-	if _, ok := dlEngines[name]; !ok {
-		return fmt.Errorf("unknown engine %q (known: %s)", name, names(dlEngines))
-	}
-	*f = append(*f, v)
-	return nil
+// newEngineList returns the --engine flag of the Datalog engines.
+func newEngineList(vals ...string) *engineList {
+	return &engineList{flag: "--engine", vals: vals, known: func(n string) bool { _, ok := dlEngines[n]; return ok },
+		names: func() string { return names(dlEngines) }}
 }
 
-// specs returns one spec per engine (ref when none was given), with the reference added when
-// withRef and it is not there yet.
-func (f engineFlag) specs(base dlSpec, withRef bool) (dlSpecs, error) {
-	vals := []string(f)
-	if len(vals) == 0 {
-		vals = []string{"ref"}
+// dlSpecsOf returns one spec per engine of l (ref when none was given), with the reference added
+// when withRef and it is not there yet; the fault goes to the first engine.
+func dlSpecsOf(l *engineList, base dlSpec, withRef bool) (dlSpecs, error) {
+	args, err := l.args("ref", func(n string) engine { return engines[dlEngines[n].sql] })
+	if err != nil {
+		return nil, err
 	}
 	var ss dlSpecs
-	seen := map[string]bool{}
-	for i, v := range vals {
-		name, dsn, hasDSN := strings.Cut(v, "=")
-		if seen[name] {
-			return nil, fmt.Errorf("--engine %s is given twice; each engine may run once", name)
-		}
-		seen[name] = true
-		e := engines[dlEngines[name].sql] // the SQL engine behind it, if any
-		if hasDSN && e.env == "" {
-			return nil, fmt.Errorf("--engine %s takes no DSN (got %q)", name, sqlserver.Redact(dsn))
-		}
-		if !hasDSN && e.env != "" {
-			if dsn = os.Getenv(e.env); dsn == "" {
-				return nil, fmt.Errorf("--engine %s needs a server: give --engine %s=%s or set %s", name, name, e.example, e.env)
-			}
-		}
+	hasRef := false
+	for i, a := range args {
 		s := base
-		s.Engine, s.DSN = name, dsn
+		s.Engine, s.DSN = a.name, a.dsn
 		if i > 0 {
 			s.Fault = ""
 		}
+		hasRef = hasRef || a.name == "ref"
 		ss = append(ss, s)
 	}
-	if withRef && !seen["ref"] {
+	if withRef && !hasRef {
 		s := base
 		s.Engine, s.Fault = "ref", ""
 		ss = append(ss, s)
@@ -306,8 +275,8 @@ func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return cmdDatalogRun(ctx, args[0], args[1:], stdout, stderr)
 	}
 	fs := newFlags("datalog", datalogSynopsis, stderr)
-	var engs engineFlag
-	fs.Var(&engs, "engine", "engine to test, NAME or NAME=DSN, repeatable: "+names(dlEngines)+" (default ref)")
+	engs := newEngineList()
+	fs.Var(engs, "engine", "engine to test, NAME or NAME=DSN, repeatable: "+names(dlEngines)+" (default ref)")
 	withRef := fs.Bool("ref", true, "run the reference engine beside the engines under test, for the differential oracle")
 	var cf campaignFlags
 	cf.register(fs, "test cases", "its own engine processes")
@@ -341,7 +310,7 @@ func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			return fail(2, "--gen: %v", err)
 		}
 	}
-	specs, err := engs.specs(dlSpec{Timeout: *timeout, Fault: *faultSpec}, *withRef)
+	specs, err := dlSpecsOf(engs, dlSpec{Timeout: *timeout, Fault: *faultSpec}, *withRef)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
@@ -420,7 +389,7 @@ func cmdDatalogRun(ctx context.Context, verb string, args []string, stdout, stde
 		fmt.Fprint(stdout, tr.Text)
 		return 0
 	}
-	specs, err := engineFlag{*engine}.specs(dlSpec{Timeout: *timeout}, false)
+	specs, err := dlSpecsOf(newEngineList(*engine), dlSpec{Timeout: *timeout}, false)
 	if err != nil {
 		return fail(2, "%v", err)
 	}

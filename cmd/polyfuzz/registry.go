@@ -288,14 +288,6 @@ func (ss sqlSpecs) names() []string {
 	return out
 }
 
-func (s *sqlSetup) oracle(name string) (fuzz.Oracle, error) {
-	for _, o := range s.oracles {
-		if o.Name() == name {
-			return o, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown oracle %q", name)
-}
 
 // rebuilt is what replaying or reducing a stored finding needs, whatever its domain.
 type rebuilt struct {
@@ -333,10 +325,80 @@ func rebuildSQL(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := s.oracle(rec.Oracle)
+	o, err := oracleNamed(s.oracles, rec.Oracle)
 	if err != nil {
 		return nil, err
 	}
 	open := specs.open(func() int { return replayWorker })
 	return &rebuilt{gen: s.gen, oracle: o, open: open, reducer: sqlgen.NewReducer(), format: s.format}, nil
+}
+
+// engineList is a repeatable --dbms or --engine flag: NAME, or NAME=DSN for a server.
+type engineList struct {
+	flag  string // "--dbms", "--engine"
+	known func(name string) bool
+	names func() string // the known names, for messages
+	vals  []string
+}
+
+// String returns the engines given, comma-separated.
+func (l *engineList) String() string { return strings.Join(l.vals, ",") }
+
+// Set adds one engine.
+func (l *engineList) Set(v string) error {
+	name, _, _ := strings.Cut(v, "=")
+	if !l.known(name) {
+		return fmt.Errorf("unknown engine %q (known: %s)", name, l.names())
+	}
+	l.vals = append(l.vals, v)
+	return nil
+}
+
+// engineGiven is one engine of an engineList with its DSN.
+type engineGiven struct{ name, dsn string }
+
+// args returns the engines given (def when none was), each with its DSN from NAME=DSN or, for a
+// server (server returns its SQL engine entry), from the server's environment variable. An engine
+// given twice, a DSN for an embedded engine and a server without a DSN are errors.
+func (l *engineList) args(def string, server func(name string) engine) ([]engineGiven, error) {
+	vals := l.vals
+	if len(vals) == 0 {
+		vals = []string{def}
+	}
+	var out []engineGiven
+	seen := map[string]bool{}
+	for _, v := range vals {
+		name, dsn, hasDSN := strings.Cut(v, "=")
+		if seen[name] {
+			return nil, fmt.Errorf("%s %s is given twice; each engine may run once", l.flag, name)
+		}
+		seen[name] = true
+		e := server(name)
+		if hasDSN && e.env == "" {
+			return nil, fmt.Errorf("%s %s is embedded and takes no DSN (got %q)", l.flag, name, sqlserver.Redact(dsn))
+		}
+		if !hasDSN && e.env != "" {
+			if dsn = os.Getenv(e.env); dsn == "" {
+				return nil, fmt.Errorf("%s %s needs a server: give %s %s=%s or set %s", l.flag, name, l.flag, name, e.example, e.env)
+			}
+		}
+		out = append(out, engineGiven{name, dsn})
+	}
+	return out, nil
+}
+
+// newDBMSList returns the --dbms flag of the SQL engines.
+func newDBMSList(vals ...string) *engineList {
+	return &engineList{flag: "--dbms", vals: vals, known: func(n string) bool { _, ok := engines[n]; return ok },
+		names: func() string { return names(engines) }}
+}
+
+// oracleNamed returns the oracle of os with the given name.
+func oracleNamed(os []fuzz.Oracle, name string) (fuzz.Oracle, error) {
+	for _, o := range os {
+		if o.Name() == name {
+			return o, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown oracle %q", name)
 }

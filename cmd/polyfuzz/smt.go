@@ -269,14 +269,6 @@ func shellJoin(args []string) string {
 	return strings.Join(parts, " ")
 }
 
-func (s *smtSetup) oracle(name string) (fuzz.Oracle, error) {
-	for _, o := range s.oracles {
-		if o.Name() == name {
-			return o, nil
-		}
-	}
-	return nil, fmt.Errorf("unknown oracle %q", name)
-}
 
 // rebuildSMT rebuilds what produced a stored SMT finding.
 func rebuildSMT(ctx context.Context, rec *campaign.Record) (*rebuilt, error) {
@@ -298,7 +290,7 @@ func rebuildSMT(ctx context.Context, rec *campaign.Record) (*rebuilt, error) {
 	} else {
 		gen = s.gen
 	}
-	o, err := s.oracle(rec.Oracle)
+	o, err := oracleNamed(s.oracles, rec.Oracle)
 	if err != nil {
 		return nil, err
 	}

@@ -37,8 +37,8 @@ also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
 
 func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("sql", sqlSynopsis, stderr)
-	var dbms dbmsFlag
-	fs.Var(&dbms, "dbms", "engine to test, NAME or NAME=DSN, repeatable: "+names(engines)+" (default sqlite)")
+	dbms := newDBMSList()
+	fs.Var(dbms, "dbms", "engine to test, NAME or NAME=DSN, repeatable: "+names(engines)+" (default sqlite)")
 	force := fs.Bool("force", false, "work in a server database that holds objects polyfuzz did not create (they are left alone)")
 	var cf campaignFlags
 	cf.register(fs, "test cases", "its own database")
@@ -86,7 +86,7 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			genOpts.Oracles = append(genOpts.Oracles, n)
 		}
 	}
-	specs, err := dbms.specs(targetSpec{Fault: *faultSpec, Timeout: *timeout, Isolate: *isolate, Force: *force})
+	specs, err := sqlSpecsOf(dbms, targetSpec{Fault: *faultSpec, Timeout: *timeout, Isolate: *isolate, Force: *force})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -114,48 +114,19 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return cf.run(ctx, cfg, "sql", stdout, stderr)
 }
 
-// dbmsFlag collects --dbms NAME[=DSN] flags.
-type dbmsFlag []string
-
-// String returns the engines given, comma-separated.
-func (d *dbmsFlag) String() string { return strings.Join(*d, ",") }
-
-// Set adds one engine.
-func (d *dbmsFlag) Set(v string) error {
-	name, _, _ := strings.Cut(v, "=")
-	if _, ok := engines[name]; !ok {
-		return fmt.Errorf("unknown engine %q (known: %s)", name, names(engines))
-	}
-	*d = append(*d, v)
-	return nil
-}
-
-// specs returns one spec per engine (sqlite when none was given), each with its DSN from the
-// flag or the engine's environment variable, and the shared settings of base.
-func (d dbmsFlag) specs(base targetSpec) (sqlSpecs, error) {
-	vals := []string(d)
-	if len(vals) == 0 {
-		vals = []string{"sqlite"}
+// sqlSpecsOf returns one spec per engine of l (sqlite when none was given), each with its DSN and
+// the shared settings of base; the fault goes to the first engine.
+func sqlSpecsOf(l *engineList, base targetSpec) (sqlSpecs, error) {
+	args, err := l.args("sqlite", func(n string) engine { return engines[n] })
+	if err != nil {
+		return nil, err
 	}
 	var ss sqlSpecs
-	seen := map[string]bool{}
-	for i, v := range vals {
-		name, dsn, hasDSN := strings.Cut(v, "=")
-		e := engines[name]
-		if seen[name] {
-			return nil, fmt.Errorf("--dbms %s is given twice; each engine may run once", name)
-		}
-		seen[name] = true
-		if hasDSN && e.env == "" {
-			return nil, fmt.Errorf("--dbms %s is embedded and takes no DSN (got %q)", name, sqlserver.Redact(dsn))
-		}
-		if !hasDSN && e.env != "" {
-			dsn = os.Getenv(e.env)
-		}
+	for i, a := range args {
 		s := base
-		s.DBMS, s.DSN = name, dsn
+		s.DBMS, s.DSN = a.name, a.dsn
 		if i > 0 {
-			s.Fault = "" // the fault goes to the first engine
+			s.Fault = ""
 		}
 		ss = append(ss, s)
 	}
