@@ -215,7 +215,6 @@ func newDatalogSetup(opts datalog.Options, oracleNames []string, specs dlSpecs) 
 	return s, nil
 }
 
-
 // rebuildDatalog rebuilds what produced a stored Datalog finding.
 func rebuildDatalog(rec *campaign.Record) (*rebuilt, error) {
 	opts, err := datalog.ParseOptions(rec.Gen)

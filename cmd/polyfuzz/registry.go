@@ -288,7 +288,6 @@ func (ss sqlSpecs) names() []string {
 	return out
 }
 
-
 // rebuilt is what replaying or reducing a stored finding needs, whatever its domain.
 type rebuilt struct {
 	gen     fuzz.Generator // nil when the case cannot be regenerated here

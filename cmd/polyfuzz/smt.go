@@ -269,7 +269,6 @@ func shellJoin(args []string) string {
 	return strings.Join(parts, " ")
 }
 
-
 // rebuildSMT rebuilds what produced a stored SMT finding.
 func rebuildSMT(ctx context.Context, rec *campaign.Record) (*rebuilt, error) {
 	opts, err := smtgen.ParseOptions(rec.Gen)
