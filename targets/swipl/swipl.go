@@ -23,7 +23,6 @@
 package swipl
 
 import (
-	"context"
 	_ "embed"
 	"fmt"
 	"os/exec"
@@ -45,8 +44,9 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// Target runs Prolog programs on one swipl process. It is used by one goroutine. Its Version
-// is SWI-Prolog's, such as "9.0.4"; Starts counts the swipl processes started.
+// Target runs Prolog programs on one swipl process. It is used by one goroutine. Its Name is
+// "swipl", its Version SWI-Prolog's, such as "9.0.4"; Exec answers with the rows of the
+// program's row/1 predicate; Starts counts the swipl processes started.
 type Target struct {
 	*rowserver.Server
 }
@@ -70,6 +70,7 @@ func New(o Options) (*Target, error) {
 			"-g", "load_files(polyfuzz_server, [stream(user_input)])", "-g", "polyfuzz_server:serve", "-t", "halt"},
 		Init:    serverSource + "\nend_of_file.\n",
 		Hello:   "polyfuzz-swipl ",
+		Reject:  reject,
 		Length:  utf8.RuneCountInString,
 		Timeout: o.Timeout,
 	})
@@ -79,13 +80,10 @@ func New(o Options) (*Target, error) {
 	return &Target{s}, nil
 }
 
-// Exec runs one program and answers with the rows of its row/1 predicate.
-func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	if utf8.ValidString(stmt) {
-		return t.Server.Exec(ctx, stmt)
+// reject refuses a program that is not UTF-8, which swipl reads as text.
+func reject(prog string) string {
+	if utf8.ValidString(prog) {
+		return ""
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error", Err: "the program is not valid UTF-8"}, nil
+	return "the program is not valid UTF-8"
 }
