@@ -21,24 +21,15 @@ func needClingo(t testing.TB) {
 	}
 }
 
-func newClingo(t *testing.T, timeout time.Duration) *datalog.Engine {
-	t.Helper()
-	needClingo(t)
-	tg, err := clingo.New(clingo.Options{Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tg.Close() })
-	return &datalog.Engine{Inner: tg, Dialect: datalog.Clingo{}}
+func newClingo(tb testing.TB, timeout time.Duration) *datalog.Engine {
+	tb.Helper()
+	needClingo(tb)
+	return openEngine(tb, func() (*clingo.Target, error) { return clingo.New(clingo.Options{Timeout: timeout}) }, datalog.Clingo{})
 }
 
 func TestClingoPrograms(t *testing.T) {
 	e := newClingo(t, 10*time.Second)
-	checkEnginePrograms(t, e)
-	checkIsolation(t, e)
-	if n := e.Inner.(*clingo.Target).Starts; n != 1 {
-		t.Errorf("%d clingo processes started, want 1", n)
-	}
+	checkWarmEngine(t, e, func() int { return e.Inner.(*clingo.Target).Starts })
 }
 
 func TestClingoTimeout(t *testing.T) {
@@ -59,13 +50,5 @@ func TestClingoDifferential(t *testing.T) {
 
 // BenchmarkClingo measures programs/s on generated programs with one warm clingo server.
 func BenchmarkClingo(b *testing.B) {
-	benchEngine(b, func(b *testing.B) *datalog.Engine {
-		needClingo(b)
-		tg, err := clingo.New(clingo.Options{Timeout: 10 * time.Second})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { tg.Close() })
-		return &datalog.Engine{Inner: tg, Dialect: datalog.Clingo{}}
-	})
+	benchEngine(b, func(b *testing.B) *datalog.Engine { return newClingo(b, 10*time.Second) })
 }

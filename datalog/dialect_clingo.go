@@ -60,19 +60,16 @@ func (Clingo) Translate(p *Program) (*Translation, error) {
 	}
 	b.WriteString("#show.\n")
 	for _, rel := range p.outputs() {
-		args := make([]Term, len(rel.Attrs))
-		for i := range args {
-			args[i] = V(strconv.Itoa(i))
-		}
+		a := outputAtom(rel, "")
 		b.WriteString(`#show ("` + rel.Name + `",`)
-		for i, t := range args {
+		for i, t := range a.Args {
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			writeClingoTerm(&b, t)
 		}
 		b.WriteString(") : ")
-		writeClingoAtom(&b, Atom{Rel: rel.Name, Args: args})
+		writeClingoAtom(&b, a)
 		b.WriteString(".\n")
 	}
 	return &Translation{Text: b.String(), Decode: decodeLatin1}, nil
@@ -81,17 +78,13 @@ func (Clingo) Translate(p *Program) (*Translation, error) {
 // Script returns p's translation as base.lp and the clingo command line that prints its answer
 // set (the PyPI wheel runs clingo's application as a Python module).
 func (d Clingo) Script(p *Program, base string) (map[string]string, string, error) {
-	tr, err := d.Translate(p)
-	if err != nil {
-		return nil, "", err
-	}
-	return map[string]string{base + ".lp": tr.Text}, "python3 -m clingo " + base + ".lp", nil
+	return scriptFile(d, p, base+".lp", "python3 -m clingo "+base+".lp")
 }
 
 // clingoCheck returns an *Unsupported error for the first constant of p that clingo cannot
 // hold.
 func clingoCheck(p *Program) error {
-	check := func(t Term) error {
+	return eachTerm(p, func(t Term) error {
 		switch {
 		case t.Kind == Num && (t.Num < math.MinInt32 || t.Num > math.MaxInt32):
 			return &Unsupported{Engine: "clingo", Feature: "number-range",
@@ -101,20 +94,24 @@ func clingoCheck(p *Program) error {
 				Detail: "symbol " + quote(t.Sym) + " holds a NUL byte, which ends a clingo string"}
 		}
 		return nil
-	}
+	})
+}
+
+// eachTerm calls f on every term of p's rules, in order, and returns its first error.
+func eachTerm(p *Program, f func(Term) error) error {
 	for _, r := range p.Rules {
 		for _, a := range append([]Atom{r.Head}, r.Body...) {
 			for _, t := range a.Args {
-				if err := check(t); err != nil {
+				if err := f(t); err != nil {
 					return err
 				}
 			}
 		}
 		for _, c := range r.Constraints {
-			if err := check(c.Left); err != nil {
+			if err := f(c.Left); err != nil {
 				return err
 			}
-			if err := check(c.Right); err != nil {
+			if err := f(c.Right); err != nil {
 				return err
 			}
 		}
@@ -122,42 +119,23 @@ func clingoCheck(p *Program) error {
 	return nil
 }
 
-func writeClingoAtom(b *strings.Builder, a Atom) {
-	b.WriteString("r_" + a.Rel)
-	if len(a.Args) == 0 {
-		return
-	}
-	b.WriteByte('(')
-	for i, t := range a.Args {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		writeClingoTerm(b, t)
-	}
-	b.WriteByte(')')
-}
+func writeClingoAtom(b *strings.Builder, a Atom) { writeAtom(b, a, ",", writeClingoTerm) }
 
-func writeClingoTerm(b *strings.Builder, t Term) {
-	switch t.Kind {
-	case Var:
-		b.WriteString("V" + t.Name)
-	case Anon:
-		b.WriteByte('_')
-	case Num:
-		b.WriteString(strconv.FormatInt(t.Num, 10))
-	case Sym:
-		b.WriteByte('"')
-		for i := 0; i < len(t.Sym); i++ {
-			switch c := t.Sym[i]; c {
-			case '"', '\\':
-				b.WriteByte('\\')
-				b.WriteByte(c)
-			case '\n':
-				b.WriteString(`\n`)
-			default:
-				b.WriteRune(rune(c))
-			}
+func writeClingoTerm(b *strings.Builder, t Term) { writeTerm(b, t, writeClingoString) }
+
+// writeClingoString writes s as a clingo string whose characters are the bytes of s.
+func writeClingoString(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		default:
+			b.WriteRune(rune(c))
 		}
-		b.WriteByte('"')
 	}
+	b.WriteByte('"')
 }

@@ -6,26 +6,8 @@ import (
 )
 
 func TestClingoTranslate(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
-		{"all constructs", `.decl edge(x: number, y: number)
-.decl path(x: number, y: number)
-.decl blocked(n: number)
-.decl name(n: number, s: symbol)
-.decl Z_0()
-.decl none(s: symbol)
-.input edge
-.output path
-.output Z_0
-path(x, z) :- path(x, y), x != z, !blocked(z), edge(y, z), !none("q"), 1 < 2.
-name(1, "a'\"\\ b` + "\t\u00e9" + `").
-edge(1, -2147483648).
-edge(2147483647, 2).
-blocked(n) :- name(n, s), s >= "a", !edge(n, _), n < -3, "a" < "b", s = s, s <= "z", s > "", n >= 0.
-path(x, y) :- edge(x, y).
-Z_0() :- path(1, _).
-`, `r_path(Vx,Vz) :- r_path(Vx,Vy), not r_blocked(Vz), r_edge(Vy,Vz), not r_none("q"), Vx != Vz, 1 < 2.
+	checkTranslate(t, Clingo{}, []translateTest{
+		{"all constructs", dialectProg, `r_path(Vx,Vz) :- r_path(Vx,Vy), not r_blocked(Vz), r_edge(Vy,Vz), not r_none("q"), Vx != Vz, 1 < 2.
 r_name(1,"a'\"\\ b` + "\t\u00c3\u00a9" + `").
 r_edge(1,-2147483648).
 r_edge(2147483647,2).
@@ -38,22 +20,7 @@ r_Z_0 :- r_path(1,_).
 #show ("Z_0",) : r_Z_0.
 `},
 		{"no outputs", ".decl e(x: number)\n", "#defined r_e/1.\n#show.\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := Parse("prog.dl", tt.src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, err := Clingo{}.Translate(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tr.Text != tt.want {
-				t.Errorf("Translate =\n%s\nwant\n%s", tr.Text, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestClingoUnsupported(t *testing.T) {

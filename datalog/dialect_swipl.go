@@ -64,18 +64,15 @@ func (SWIProlog) Translate(p *Program) (*Translation, error) {
 		}
 	}
 	for _, rel := range outputs {
-		args := make([]Term, len(rel.Attrs))
-		for i := range args {
-			args[i] = V("A" + strconv.Itoa(i))
-		}
+		a := outputAtom(rel, "A")
 		b.WriteString("row([")
 		writePrologAtomName(&b, rel.Name)
-		for _, t := range args {
+		for _, t := range a.Args {
 			b.WriteString(", ")
 			writePrologTerm(&b, t)
 		}
 		b.WriteString("]) :- ")
-		writePrologAtom(&b, Atom{Rel: rel.Name, Args: args})
+		writePrologAtom(&b, a)
 		b.WriteString(".\n")
 	}
 	return &Translation{Text: b.String(), Decode: decodeLatin1}, nil
@@ -83,12 +80,7 @@ func (SWIProlog) Translate(p *Program) (*Translation, error) {
 
 // Script returns p's translation as base.pl and the swipl command line that prints each row.
 func (d SWIProlog) Script(p *Program, base string) (map[string]string, string, error) {
-	tr, err := d.Translate(p)
-	if err != nil {
-		return nil, "", err
-	}
-	return map[string]string{base + ".pl": tr.Text},
-		"swipl -q -g 'forall(row(R), (print(R), nl))' -t halt " + base + ".pl", nil
+	return scriptFile(d, p, base+".pl", "swipl -q -g 'forall(row(R), (print(R), nl))' -t halt "+base+".pl")
 }
 
 // writePrologRule writes r as a clause whose body binds variables before negations and
@@ -190,33 +182,9 @@ func writePrologConstraint(b *strings.Builder, c Constraint, types map[string]Ty
 	writePrologTerm(b, c.Right)
 }
 
-func writePrologAtom(b *strings.Builder, a Atom) {
-	b.WriteString("r_" + a.Rel)
-	if len(a.Args) == 0 {
-		return
-	}
-	b.WriteByte('(')
-	for i, t := range a.Args {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		writePrologTerm(b, t)
-	}
-	b.WriteByte(')')
-}
+func writePrologAtom(b *strings.Builder, a Atom) { writeAtom(b, a, ", ", writePrologTerm) }
 
-func writePrologTerm(b *strings.Builder, t Term) {
-	switch t.Kind {
-	case Var:
-		b.WriteString("V" + t.Name)
-	case Anon:
-		b.WriteByte('_')
-	case Num:
-		b.WriteString(strconv.FormatInt(t.Num, 10))
-	case Sym:
-		writePrologAtomName(b, t.Sym)
-	}
-}
+func writePrologTerm(b *strings.Builder, t Term) { writeTerm(b, t, writePrologAtomName) }
 
 // writePrologAtomName writes s as a quoted atom whose character codes are the bytes of s.
 func writePrologAtomName(b *strings.Builder, s string) {
@@ -260,4 +228,57 @@ func decodeLatin1(typ Type, raw string) (string, error) {
 		b = append(b, byte(r))
 	}
 	return Canonical(S(string(b))), nil
+}
+
+// The helpers below serve the dialects that name relation r as r_r and variable x as Vx
+// (SWIProlog, Clingo).
+
+// writeAtom writes a as r_REL(ARGS), its arguments written by term and separated by sep, or as
+// r_REL when it has none.
+func writeAtom(b *strings.Builder, a Atom, sep string, term func(*strings.Builder, Term)) {
+	b.WriteString("r_" + a.Rel)
+	if len(a.Args) == 0 {
+		return
+	}
+	b.WriteByte('(')
+	for i, t := range a.Args {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		term(b, t)
+	}
+	b.WriteByte(')')
+}
+
+// writeTerm writes variable x as Vx, _ as _, a number in decimal and a symbol with sym.
+func writeTerm(b *strings.Builder, t Term, sym func(*strings.Builder, string)) {
+	switch t.Kind {
+	case Var:
+		b.WriteString("V" + t.Name)
+	case Anon:
+		b.WriteByte('_')
+	case Num:
+		b.WriteString(strconv.FormatInt(t.Num, 10))
+	case Sym:
+		sym(b, t.Sym)
+	}
+}
+
+// outputAtom returns the atom of rel whose arguments are the variables prefix0, prefix1, ...
+func outputAtom(rel *Relation, prefix string) Atom {
+	args := make([]Term, len(rel.Attrs))
+	for i := range args {
+		args[i] = V(prefix + strconv.Itoa(i))
+	}
+	return Atom{Rel: rel.Name, Args: args}
+}
+
+// scriptFile returns d's translation of p as the one file name and cmd, the command line that
+// runs it.
+func scriptFile(d Dialect, p *Program, name, cmd string) (map[string]string, string, error) {
+	tr, err := d.Translate(p)
+	if err != nil {
+		return nil, "", err
+	}
+	return map[string]string{name: tr.Text}, cmd, nil
 }

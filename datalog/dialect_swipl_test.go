@@ -15,36 +15,36 @@ const dialectProg = `.decl edge(x: number, y: number)
 .output path
 .output Z_0
 path(x, z) :- path(x, y), x != z, !blocked(z), edge(y, z), !none("q"), 1 < 2.
-name(1, "a'\"\\ b` + "\t" + `~").
-edge(1, 2).
-blocked(n) :- name(n, s), s >= "a", !edge(n, _), n < -3, "a" < "b", s = s.
-edge(2, -9223372036854775808).
+name(1, "a'\"\\ b` + "\t\u00e9" + `").
+edge(1, -2147483648).
+edge(2147483647, 2).
+blocked(n) :- name(n, s), s >= "a", !edge(n, _), n < -3, "a" < "b", s = s, s <= "z", s > "", n >= 0.
 path(x, y) :- edge(x, y).
 Z_0() :- path(1, _).
 `
 
 func TestSWIPrologTranslate(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	checkTranslate(t, SWIProlog{}, []translateTest{
 		{"all constructs", dialectProg, `:- table r_path/2.
 :- table r_blocked/1.
 :- table r_Z_0/0.
 :- dynamic r_none/1.
-r_edge(1, 2).
-r_edge(2, -9223372036854775808).
+r_edge(1, -2147483648).
+r_edge(2147483647, 2).
 r_path(Vx, Vz) :- \+ r_none('q'), 1 < 2, r_path(Vx, Vy), r_edge(Vy, Vz), \+ r_blocked(Vz), Vx =\= Vz.
 r_path(Vx, Vy) :- r_edge(Vx, Vy).
-r_blocked(Vn) :- 'a' @< 'b', r_name(Vn, Vs), \+ r_edge(Vn, _), Vs @>= 'a', Vn < -3, Vs == Vs.
-r_name(1, 'a\'"\\ b\x09\~').
+r_blocked(Vn) :- 'a' @< 'b', r_name(Vn, Vs), \+ r_edge(Vn, _), Vs @>= 'a', Vn < -3, Vs == Vs, Vs @=< 'z', Vs @> '', Vn >= 0.
+r_name(1, 'a\'"\\ b\x09\\xc3\\xa9\').
 r_Z_0 :- r_path(1, _).
 row(['path', VA0, VA1]) :- r_path(VA0, VA1).
 row(['Z_0']) :- r_Z_0.
 `},
-		{"symbol bytes", ".decl s(x: symbol)\n.output s\ns(\"\").\ns(\"\x00\x7f\x80\xff\").\n", `r_s('').
-r_s('\x00\\x7f\\x80\\xff\').
+		{"symbol bytes", ".decl s(x: symbol)\n.output s\ns(\"\").\ns(\" ~\x00\x7f\x80\xff\").\n", `r_s('').
+r_s(' ~\x00\\x7f\\x80\\xff\').
 row(['s', VA0]) :- r_s(VA0).
 `},
+		{"64-bit numbers", ".decl n(x: number)\nn(-9223372036854775808).\nn(9223372036854775807).\n",
+			":- dynamic row/1.\nr_n(-9223372036854775808).\nr_n(9223372036854775807).\n"},
 		{"operators", `.decl n(x: number, y: number)
 .decl s(x: symbol, y: symbol)
 .decl o(x: number)
@@ -57,14 +57,24 @@ o(2) :- s(x, y), x = y, x != y, x < y, x <= y, x > y, x >= y.
 r_o(1) :- r_n(Vx, Vy), Vx =:= Vy, Vx =\= Vy, Vx < Vy, Vx =< Vy, Vx > Vy, Vx >= Vy.
 r_o(2) :- r_s(Vx, Vy), Vx == Vy, Vx \== Vy, Vx @< Vy, Vx @=< Vy, Vx @> Vy, Vx @>= Vy.
 `},
-	}
+	})
+}
+
+// translateTest is a program and its translation.
+type translateTest struct {
+	name, src, want string
+}
+
+// checkTranslate checks d's translation of each program.
+func checkTranslate(t *testing.T, d Dialect, tests []translateTest) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := Parse("prog.dl", tt.src)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, err := SWIProlog{}.Translate(p)
+			tr, err := d.Translate(p)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -402,23 +402,36 @@ func widenNumbers(p *datalog.Program) {
 	}
 }
 
-func newSWIProlog(t *testing.T, timeout time.Duration) *datalog.Engine {
-	t.Helper()
-	testenv.NeedEngine(t, "swipl")
-	tg, err := swipl.New(swipl.Options{Timeout: timeout})
+func newSWIProlog(tb testing.TB, timeout time.Duration) *datalog.Engine {
+	tb.Helper()
+	testenv.NeedEngine(tb, "swipl")
+	return openEngine(tb, func() (*swipl.Target, error) { return swipl.New(swipl.Options{Timeout: timeout}) }, datalog.SWIProlog{})
+}
+
+// openEngine opens a target with open, closes it when tb ends, and runs translations for d on it.
+func openEngine[T fuzz.Target](tb testing.TB, open func() (T, error), d datalog.Dialect) *datalog.Engine {
+	tb.Helper()
+	tg, err := open()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { tg.Close() })
-	return &datalog.Engine{Inner: tg, Dialect: datalog.SWIProlog{}}
+	tb.Cleanup(func() { tg.Close() })
+	return &datalog.Engine{Inner: tg, Dialect: d}
 }
 
 func TestSWIPrologPrograms(t *testing.T) {
 	e := newSWIProlog(t, 10*time.Second)
+	checkWarmEngine(t, e, func() int { return e.Inner.(*swipl.Target).Starts })
+}
+
+// checkWarmEngine runs the fixed programs and the isolation check on e, whose target runs them
+// all on one process: starts counts the processes it started.
+func checkWarmEngine(t *testing.T, e *datalog.Engine, starts func() int) {
+	t.Helper()
 	checkEnginePrograms(t, e)
 	checkIsolation(t, e)
-	if n := e.Inner.(*swipl.Target).Starts; n != 1 {
-		t.Errorf("%d swipl processes started, want 1", n)
+	if n := starts(); n != 1 {
+		t.Errorf("%d %s processes started, want 1", n, e.Name())
 	}
 }
 
@@ -439,15 +452,7 @@ func TestSWIPrologDifferential(t *testing.T) {
 
 // BenchmarkSWIProlog measures programs/s on generated programs with one warm swipl.
 func BenchmarkSWIProlog(b *testing.B) {
-	benchEngine(b, func(b *testing.B) *datalog.Engine {
-		testenv.NeedEngine(b, "swipl")
-		tg, err := swipl.New(swipl.Options{Timeout: 10 * time.Second})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { tg.Close() })
-		return &datalog.Engine{Inner: tg, Dialect: datalog.SWIProlog{}}
-	})
+	benchEngine(b, func(b *testing.B) *datalog.Engine { return newSWIProlog(b, 10*time.Second) })
 }
 
 // benchEngine runs 200 generated programs in turn on the engine open returns and reports

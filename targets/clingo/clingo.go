@@ -5,40 +5,34 @@
 //
 // # Protocol
 //
-// [New] starts python3 with the embedded server (server.py) and waits for the line
-// "polyfuzz-clingo VERSION". Exec then sends a line with the program's length in bytes and the
-// program. The server grounds and solves it (asking for up to two answer sets) and answers with
-// the shown symbols of its answer set: one row per symbol, a tuple's elements or a function's
-// name and arguments; numbers in decimal, strings as their text. A program without exactly one
-// answer set, or one that clingo rejects (a syntax error, an unsafe variable), is answered with
-// fuzz.StatusEngineError, Code "error" and clingo's first error message as Err.
+// The target is a [rowserver.Server]: [New] starts python3 with the embedded server (server.py)
+// and waits for the line "polyfuzz-clingo VERSION". Exec then sends a line with the program's
+// length in bytes and the program. The server grounds and solves it (asking for up to two answer
+// sets) and answers with the shown symbols of its answer set: one row per symbol, a tuple's
+// elements or a function's name and arguments; numbers in decimal, strings as their text. A
+// program without exactly one answer set, or one that clingo rejects (a syntax error, an unsafe
+// variable), is answered with fuzz.StatusEngineError, Code "error" and clingo's first error
+// message as Err. A running process needs no Reset, since every program gets a new
+// clingo.Control.
 //
 // # Timeouts and crashes
 //
-// A program that runs past Options.Timeout is answered with fuzz.StatusTimeout; its process is
-// killed and the next Exec starts a new one. A process that exits before it answers is a
-// fuzz.StatusCrash, with its exit status and the last lines of its standard error. A cancelled
-// context kills the process too; Exec then returns the context's error.
+// As package rowserver describes: a program that runs past Options.Timeout is a
+// fuzz.StatusTimeout, a process that exits before it answers a fuzz.StatusCrash ("clingo process
+// ended (signal: segmentation fault)"), and the next Exec starts a new process.
 //
-// This package imports only fuzz and the standard library.
+// This package imports only fuzz, targets/rowserver and the standard library.
 package clingo
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	_ "embed"
-	"errors"
 	"fmt"
-	"io"
 	"os/exec"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver"
 )
 
 //go:embed server.py
@@ -52,25 +46,16 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// startTimeout bounds the start of a server process.
-const startTimeout = 20 * time.Second
-
 const (
-	hello   = "polyfuzz-clingo "
 	missing = "polyfuzz-clingo-missing "
 	fix     = "python3 -m pip install clingo"
 )
 
-// Target runs ASP programs on clingo in one python3 process. It is used by one goroutine.
+// Target runs ASP programs on clingo in one python3 process. It is used by one goroutine. Its
+// Name is "clingo", its Version clingo's, such as "5.8.3"; Exec answers with the shown symbols of
+// the program's answer set; Starts counts the processes started.
 type Target struct {
-	opts    Options
-	path    string
-	version string
-	srv     *server // nil when no process runs
-	closed  bool
-
-	// Starts counts the processes started, for statistics and tests.
-	Starts int
+	*rowserver.Server
 }
 
 var _ fuzz.Target = (*Target)(nil)
@@ -85,246 +70,22 @@ func New(o Options) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clingo: %s not found (%v): install Python 3 and then clingo (%s), or set the path to python3", name, err, fix)
 	}
-	t := &Target{opts: o, path: path}
-	if err := t.start(); err != nil {
-		return nil, err
-	}
-	return t, nil
-}
-
-// Name returns "clingo".
-func (t *Target) Name() string { return "clingo" }
-
-// Version returns clingo's version, such as "5.8.3".
-func (t *Target) Version() string { return t.version }
-
-// Reset starts a new process when none runs (after a timeout or a crash); a running one needs
-// no reset, since every program gets a new clingo.Control.
-func (t *Target) Reset(ctx context.Context) error {
-	if t.closed {
-		return errClosed
-	}
-	if t.srv == nil {
-		return t.start()
-	}
-	return nil
-}
-
-// Exec runs one program and answers with the shown symbols of its answer set.
-func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	if t.closed {
-		return nil, errClosed
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if t.srv == nil {
-		if err := t.start(); err != nil {
-			return nil, err
-		}
-	}
-	s := t.srv
-	var timedOut atomic.Bool
-	var timer *time.Timer
-	if t.opts.Timeout > 0 {
-		timer = time.AfterFunc(t.opts.Timeout, func() { timedOut.Store(true); s.kill() })
-	}
-	stopCtx := context.AfterFunc(ctx, s.kill)
-	res, ok := s.roundTrip(strconv.Itoa(len(stmt)) + "\n" + stmt)
-	ctxFired := !stopCtx()
-	timerFired := timer != nil && !timer.Stop()
-	if ok && !ctxFired && !timerFired {
-		return res, nil
-	}
-	// The process is gone or being killed: the next Exec starts a new one.
-	t.srv = nil
-	desc, stderr := s.stop()
-	switch {
-	case ok:
-		return res, nil // answered just before the deadline or the cancellation
-	case timedOut.Load():
-		return &fuzz.Result{Status: fuzz.StatusTimeout, Err: fmt.Sprintf("clingo: no answer within %s", t.opts.Timeout)}, nil
-	case ctx.Err() != nil:
-		return nil, ctx.Err()
-	}
-	msg := "clingo process ended (" + desc + ")"
-	if stderr != "" {
-		msg += ": " + stderr
-	}
-	return &fuzz.Result{Status: fuzz.StatusCrash, Err: msg}, nil
-}
-
-// Close kills the process.
-func (t *Target) Close() error {
-	if t.closed {
-		return nil
-	}
-	t.closed = true
-	if t.srv != nil {
-		t.srv.stop()
-		t.srv = nil
-	}
-	return nil
-}
-
-// start starts a server process and reads clingo's version.
-func (t *Target) start() error {
-	s, err := startServer(exec.Command(t.path, "-c", serverSource))
-	if err != nil {
-		return fmt.Errorf("start clingo server (%s): %w", t.path, err)
-	}
-	t.Starts++
-	timer := time.AfterFunc(startTimeout, s.kill)
-	line, err := s.out.ReadString('\n')
-	timer.Stop()
-	if err != nil || !strings.HasPrefix(line, hello) {
-		desc, stderr := s.stop()
-		if strings.HasPrefix(line, missing) {
+	s, err := rowserver.Start(rowserver.Config{
+		Name:  "clingo",
+		Path:  path,
+		Args:  []string{"-c", serverSource},
+		Hello: "polyfuzz-clingo ",
+		Refused: func(line string) error {
+			if !strings.HasPrefix(line, missing) {
+				return nil
+			}
 			return fmt.Errorf("clingo: the Python module clingo is missing for %s (%s): install it with %s",
-				t.path, strings.TrimSpace(strings.TrimPrefix(line, missing)), fix)
-		}
-		return fmt.Errorf("clingo server (%s) did not start: it printed %q and %s: %s", t.path, line, desc, stderr)
-	}
-	t.version = strings.TrimSpace(strings.TrimPrefix(line, hello))
-	t.srv = s
-	return nil
-}
-
-var errClosed = errors.New("clingo: target is closed")
-
-// server is one running process that answers requests with rows ("R" and tab-separated escaped
-// fields), then "OK", or with an error line ("E", a tab and the escaped message).
-type server struct {
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	stderr *tail
-	done   chan struct{} // closed when the process has been reaped
-	killed atomic.Bool
-}
-
-func startServer(cmd *exec.Cmd) (*server, error) {
-	in, err := cmd.StdinPipe()
+				path, strings.TrimSpace(strings.TrimPrefix(line, missing)), fix)
+		},
+		Timeout: o.Timeout,
+	})
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	s := &server{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), stderr: &tail{max: 8 << 10},
-		done: make(chan struct{})}
-	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	go func() { cmd.Wait(); close(s.done) }()
-	return s, nil
-}
-
-// write sends text; an error means the process is gone, which the next read sees.
-func (s *server) write(text string) { io.WriteString(s.in, text) }
-
-// kill kills the process; it is safe to call more than once and from any goroutine.
-func (s *server) kill() {
-	if !s.killed.Swap(true) {
-		s.cmd.Process.Kill()
-	}
-}
-
-// stop kills the process, reaps it, and says how it ended and what it last wrote to stderr.
-func (s *server) stop() (desc, stderr string) {
-	s.in.Close()
-	select {
-	case <-s.done:
-	case <-time.After(2 * time.Second):
-	}
-	s.kill()
-	<-s.done
-	desc = "ended"
-	if ps := s.cmd.ProcessState; ps != nil {
-		desc = ps.String() // "exit status 1", "signal: killed"
-	}
-	return desc, s.stderr.last(300)
-}
-
-// roundTrip sends a request and reads its answer; ok is false when the process ended first.
-func (s *server) roundTrip(req string) (res *fuzz.Result, ok bool) {
-	go s.write(req) // a goroutine, so that a process that stops reading cannot block the reader
-	res = &fuzz.Result{Status: fuzz.StatusOK}
-	for {
-		line, err := s.out.ReadString('\n')
-		if err != nil {
-			return nil, false
-		}
-		line = strings.TrimSuffix(line, "\n")
-		switch {
-		case strings.HasPrefix(line, "R\t"):
-			fields := strings.Split(line[2:], "\t")
-			for i, f := range fields {
-				fields[i] = unescape(f)
-			}
-			res.Rows = append(res.Rows, fields)
-		case line == "R":
-			res.Rows = append(res.Rows, []string{})
-		case line == "OK":
-			return res, true
-		case strings.HasPrefix(line, "E\t"):
-			return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error", Err: unescape(line[2:])}, true
-		}
-	}
-}
-
-// unescape undoes the server's escapes: \\, \t, \n and \r.
-func unescape(s string) string {
-	if strings.IndexByte(s, '\\') < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\\' && i+1 < len(s) {
-			i++
-			switch s[i] {
-			case 't':
-				c = '\t'
-			case 'n':
-				c = '\n'
-			case 'r':
-				c = '\r'
-			default:
-				c = s[i]
-			}
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// tail keeps the last bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.max {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-// last returns the end of what was written, at most n bytes, on one line.
-func (t *tail) last(n int) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b := bytes.TrimSpace(t.buf)
-	if len(b) > n {
-		b = b[len(b)-n:]
-	}
-	return strings.Join(strings.Fields(string(b)), " ")
+	return &Target{s}, nil
 }

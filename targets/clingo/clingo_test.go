@@ -5,10 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -27,7 +27,7 @@ func needClingo(t testing.TB) {
 	}
 }
 
-func newTarget(t *testing.T, timeout time.Duration) *Target {
+func newTarget(t testing.TB, timeout time.Duration) *Target {
 	t.Helper()
 	needClingo(t)
 	tg, err := New(Options{Timeout: timeout})
@@ -70,64 +70,16 @@ path(X,Z) :- path(X,Y), edge(Y,Z).
 			Err: "no answer sets; a stratified program has exactly one"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := tg.Exec(context.Background(), tt.prog)
-			if err != nil {
-				t.Fatal(err)
-			}
+		got, err := tg.Exec(context.Background(), tt.prog)
+		if err == nil {
 			slices.SortFunc(got.Rows, slices.Compare)
-			if got.Status != tt.want.Status || got.Code != tt.want.Code || got.Err != tt.want.Err ||
-				!slices.EqualFunc(got.Rows, tt.want.Rows, slices.Equal) {
-				t.Errorf("Exec = %+v\nwant %+v", got, tt.want)
-			}
-		})
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: Exec = %+v, %v\nwant %+v", tt.name, got, err, tt.want)
+		}
 	}
 	if tg.Starts != 1 {
 		t.Errorf("%d processes started, want 1", tg.Starts)
-	}
-}
-
-func TestTimeoutAndCrash(t *testing.T) {
-	tg := newTarget(t, 300*time.Millisecond)
-	ok := func() {
-		t.Helper()
-		got, err := tg.Exec(context.Background(), "a. #show a/0.")
-		if err != nil || got.Status != fuzz.StatusOK || len(got.Rows) != 1 {
-			t.Fatalf("Exec after failure = %+v, %v", got, err)
-		}
-	}
-	// Grounding 3000^2 pairs takes seconds.
-	const slow = "n(1..3000). p(X,Y) :- n(X), n(Y), X != Y. #show."
-	start := time.Now()
-	got, err := tg.Exec(context.Background(), slow)
-	if err != nil || got.Status != fuzz.StatusTimeout {
-		t.Fatalf("slow program: %+v, %v; want a timeout", got, err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("timeout took %s", d)
-	}
-	ok()
-	tg.srv.cmd.Process.Signal(syscall.SIGSEGV)
-	got, err = tg.Exec(context.Background(), "a. #show a/0.")
-	if err != nil || got.Status != fuzz.StatusCrash || got.Err != "clingo process ended (signal: segmentation fault)" {
-		t.Fatalf("Exec on a crashed process: %+v, %v; want a crash by signal 11", got, err)
-	}
-	ok()
-	if tg.Starts != 3 {
-		t.Errorf("%d processes started, want 3", tg.Starts)
-	}
-}
-
-func TestCancel(t *testing.T) {
-	tg := newTarget(t, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	if _, err := tg.Exec(ctx, "n(1..3000). p(X,Y) :- n(X), n(Y), X != Y. #show."); err != context.DeadlineExceeded {
-		t.Fatalf("Exec with a cancelled context: %v, want %v", err, context.DeadlineExceeded)
-	}
-	got, err := tg.Exec(context.Background(), "a. #show a/0.")
-	if err != nil || got.Status != fuzz.StatusOK {
-		t.Fatalf("Exec after cancellation = %+v, %v", got, err)
 	}
 }
 
@@ -154,12 +106,7 @@ func TestMissing(t *testing.T) {
 
 // BenchmarkExec measures small programs per second on one warm process.
 func BenchmarkExec(b *testing.B) {
-	needClingo(b)
-	tg, err := New(Options{Timeout: 10 * time.Second})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer tg.Close()
+	tg := newTarget(b, 10*time.Second)
 	const prog = "edge(1,2). edge(2,3). edge(3,1). edge(3,4).\npath(X,Y) :- edge(X,Y).\n" +
 		"path(X,Z) :- path(X,Y), edge(Y,Z).\n#show.\n#show (\"path\",X,Y) : path(X,Y).\n"
 	for b.Loop() {

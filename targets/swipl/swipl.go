@@ -7,17 +7,20 @@
 // The target is a [rowserver.Server]: [New] starts swipl, writes the embedded server (server.pl)
 // to its standard input followed by end_of_file, and waits for the line "polyfuzz-swipl VERSION".
 // Exec then sends a line with the program's length in characters and the program, Prolog source
-// text. The server loads it with
-// load_files/2 into the temporary module polyfuzz_program (in_temporary_module/3), collects the
-// solutions of row(R) in that module, destroys the module and abolishes all tables, so that no
-// answer depends on an earlier program. Each solution R, a list, is one row: integers as write/1
+// text. The server loads it with load_files/2 into the temporary module polyfuzz_program
+// (in_temporary_module/3), collects the solutions of row(R) in that module, destroys the module
+// and abolishes all tables, so that no answer depends on an earlier program. Each solution R, a list, is one row: integers as write/1
 // prints them, atoms and strings as their text, other terms as writeq/1 prints them. Whatever the
 // program prints is discarded. The first error message printed while loading or running (a
 // syntax error, an unknown procedure, a resource error) makes the answer fuzz.StatusEngineError
 // with Code "error" and the message as Err, and the program's rows are dropped. A running
 // process needs no Reset, since every program runs in a fresh module.
 //
-// Timeouts and crashes are answered as package rowserver describes.
+// # Timeouts and crashes
+//
+// As package rowserver describes: a program that runs past Options.Timeout is a
+// fuzz.StatusTimeout, a process that exits before it answers a fuzz.StatusCrash ("swipl process
+// ended (exit status 3)"), and the next Exec starts a new process.
 //
 // This package imports only fuzz, targets/rowserver and the standard library.
 package swipl

@@ -1,0 +1,338 @@
+// Package rowserver runs an engine behind one long-lived server process that answers programs
+// with rows, so that a target pays for a process start only after a timeout or a crash.
+//
+// # Protocol
+//
+// [Start] starts the server (Config.Path with Config.Args), writes Config.Init to its standard
+// input when there is one, and reads its greeting: a line that starts with Config.Hello followed
+// by the engine's version. Each request is then a line with the program's length (Config.Length)
+// and the program. The server answers with rows, each a line "R" followed by tab-separated fields,
+// then a line "OK"; or with one line "E", a tab and an error message, which becomes
+// fuzz.StatusEngineError with Code "error". Fields and messages escape backslash, tab, newline
+// and carriage return as \\, \t, \n and \r. Other lines are ignored.
+//
+// # Timeouts and crashes
+//
+// A request that runs past Config.Timeout is answered with fuzz.StatusTimeout; its process is
+// killed and the next Exec starts a new one. A process that exits before it answers is a
+// fuzz.StatusCrash, with its exit status and the last of its standard error. A cancelled context
+// kills the process too; Exec then returns the context's error.
+//
+// This package imports only fuzz and the standard library.
+package rowserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// StartTimeout bounds the start of a server process, up to its greeting.
+const StartTimeout = 20 * time.Second
+
+// Config describes a server program and how to talk to it.
+type Config struct {
+	// Name is the engine's name, for Name and for messages ("swipl").
+	Name string
+	// Path and Args are the server's command line.
+	Path string
+	Args []string
+	// Init, when not empty, is written to the server's standard input before its greeting is read.
+	Init string
+	// Hello starts the server's greeting line; the rest of the line is the engine's version.
+	Hello string
+	// Refused, when not nil, explains a first line without Hello (such as a missing module) by an
+	// error that names the fix; it returns nil for a line it does not know.
+	Refused func(line string) error
+	// Reject, when not nil, says why a program cannot be sent to the server (such as text the
+	// server cannot read), or returns "". Exec answers a rejected program with
+	// fuzz.StatusEngineError, Code "error" and the reason as Err.
+	Reject func(prog string) string
+	// Length measures a program for its request's header; nil means its length in bytes.
+	Length func(string) int
+	// Timeout bounds one program; 0 means no limit.
+	Timeout time.Duration
+}
+
+// Server runs programs on one server process at a time. It is a fuzz.Target used by one
+// goroutine.
+type Server struct {
+	cfg     Config
+	version string
+	p       *process // nil when no process runs
+	closed  bool
+
+	// Starts counts the processes started, for statistics and tests.
+	Starts int
+}
+
+var _ fuzz.Target = (*Server)(nil)
+
+// Start starts a server process and reads its greeting.
+func Start(c Config) (*Server, error) {
+	if c.Length == nil {
+		c.Length = func(s string) int { return len(s) }
+	}
+	s := &Server{cfg: c}
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Name returns Config.Name.
+func (s *Server) Name() string { return s.cfg.Name }
+
+// Version returns the version the server's greeting named.
+func (s *Server) Version() string { return s.version }
+
+// Reset starts a new process when none runs (after a timeout or a crash); a running one needs
+// no reset, since the server runs every program on its own.
+func (s *Server) Reset(ctx context.Context) error {
+	if s.closed {
+		return s.errClosed()
+	}
+	if s.p == nil {
+		return s.start()
+	}
+	return nil
+}
+
+// Exec runs one program and answers with the server's rows.
+func (s *Server) Exec(ctx context.Context, prog string) (*fuzz.Result, error) {
+	if s.closed {
+		return nil, s.errClosed()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.cfg.Reject != nil {
+		if why := s.cfg.Reject(prog); why != "" {
+			return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error", Err: why}, nil
+		}
+	}
+	if s.p == nil {
+		if err := s.start(); err != nil {
+			return nil, err
+		}
+	}
+	p := s.p
+	var timedOut atomic.Bool
+	var timer *time.Timer
+	if s.cfg.Timeout > 0 {
+		timer = time.AfterFunc(s.cfg.Timeout, func() { timedOut.Store(true); p.kill() })
+	}
+	stopCtx := context.AfterFunc(ctx, p.kill)
+	res, ok := p.roundTrip(strconv.Itoa(s.cfg.Length(prog)) + "\n" + prog)
+	ctxFired := !stopCtx()
+	timerFired := timer != nil && !timer.Stop()
+	if ok && !ctxFired && !timerFired {
+		return res, nil
+	}
+	// The process is gone or being killed: the next Exec starts a new one.
+	s.p = nil
+	desc, stderr := p.stop()
+	switch {
+	case ok:
+		return res, nil // answered just before the deadline or the cancellation
+	case timedOut.Load():
+		return &fuzz.Result{Status: fuzz.StatusTimeout, Err: fmt.Sprintf("%s: no answer within %s", s.cfg.Name, s.cfg.Timeout)}, nil
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	}
+	msg := s.cfg.Name + " process ended (" + desc + ")"
+	if stderr != "" {
+		msg += ": " + stderr
+	}
+	return &fuzz.Result{Status: fuzz.StatusCrash, Err: msg}, nil
+}
+
+// Close kills the process.
+func (s *Server) Close() error {
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	if s.p != nil {
+		s.p.stop()
+		s.p = nil
+	}
+	return nil
+}
+
+// start starts a process, writes Init and reads the greeting.
+func (s *Server) start() error {
+	p, err := startProcess(exec.Command(s.cfg.Path, s.cfg.Args...))
+	if err != nil {
+		return fmt.Errorf("start %s (%s): %w", s.cfg.Name, s.cfg.Path, err)
+	}
+	s.Starts++
+	timer := time.AfterFunc(StartTimeout, p.kill)
+	if s.cfg.Init != "" {
+		p.write(s.cfg.Init)
+	}
+	line, err := p.out.ReadString('\n')
+	timer.Stop()
+	if err != nil || !strings.HasPrefix(line, s.cfg.Hello) {
+		desc, stderr := p.stop()
+		if s.cfg.Refused != nil {
+			if err := s.cfg.Refused(line); err != nil {
+				return err
+			}
+		}
+		return fmt.Errorf("%s (%s) did not start: it printed %q and %s: %s", s.cfg.Name, s.cfg.Path, line, desc, stderr)
+	}
+	s.version = strings.TrimSpace(strings.TrimPrefix(line, s.cfg.Hello))
+	s.p = p
+	return nil
+}
+
+func (s *Server) errClosed() error { return errors.New(s.cfg.Name + ": target is closed") }
+
+// process is one running server.
+type process struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *tail
+	done   chan struct{} // closed when the process has been reaped
+	killed atomic.Bool
+}
+
+func startProcess(cmd *exec.Cmd) (*process, error) {
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &process{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), stderr: &tail{max: 8 << 10},
+		done: make(chan struct{})}
+	cmd.Stderr = p.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { cmd.Wait(); close(p.done) }()
+	return p, nil
+}
+
+// write sends text; an error means the process is gone, which the next read sees.
+func (p *process) write(text string) { io.WriteString(p.in, text) }
+
+// kill kills the process; it is safe to call more than once and from any goroutine.
+func (p *process) kill() {
+	if !p.killed.Swap(true) {
+		p.cmd.Process.Kill()
+	}
+}
+
+// stop closes the process's input, waits a little for it to end, kills it, reaps it, and says
+// how it ended and what it last wrote to stderr.
+func (p *process) stop() (desc, stderr string) {
+	p.in.Close()
+	select {
+	case <-p.done:
+	case <-time.After(2 * time.Second):
+	}
+	p.kill()
+	<-p.done
+	desc = "ended"
+	if ps := p.cmd.ProcessState; ps != nil {
+		desc = ps.String() // "exit status 1", "signal: killed"
+	}
+	return desc, p.stderr.last(300)
+}
+
+// roundTrip sends a request and reads its answer; ok is false when the process ended first.
+func (p *process) roundTrip(req string) (res *fuzz.Result, ok bool) {
+	go p.write(req) // a goroutine, so that a process that stops reading cannot block the reader
+	res = &fuzz.Result{Status: fuzz.StatusOK}
+	for {
+		line, err := p.out.ReadString('\n')
+		if err != nil {
+			return nil, false
+		}
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case strings.HasPrefix(line, "R\t"):
+			fields := strings.Split(line[2:], "\t")
+			for i, f := range fields {
+				fields[i] = unescape(f)
+			}
+			res.Rows = append(res.Rows, fields)
+		case line == "R":
+			res.Rows = append(res.Rows, []string{})
+		case line == "OK":
+			return res, true
+		case strings.HasPrefix(line, "E\t"):
+			return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error", Err: unescape(line[2:])}, true
+		}
+	}
+}
+
+// unescape undoes the server's escapes: \\, \t, \n and \r.
+func unescape(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			i++
+			switch s[i] {
+			case 't':
+				c = '\t'
+			case 'n':
+				c = '\n'
+			case 'r':
+				c = '\r'
+			default:
+				c = s[i]
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// tail keeps the last bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+// last returns the end of what was written, at most n bytes, on one line.
+func (t *tail) last(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := bytes.TrimSpace(t.buf)
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	return strings.Join(strings.Fields(string(b)), " ")
+}
