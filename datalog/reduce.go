@@ -19,7 +19,8 @@ import (
 // Guided by a finding's runs, it first looks for a tuple the engine misses and the reference
 // derives and keeps only the clauses of the reference's proof trees of that tuple (the
 // provenance-guided step); then ddmin removes what is left to remove, each step re-checked on
-// the engine. With Plain set it runs ddmin alone, for comparison. Stats counts the work.
+// the engine; last, body literals of the kept shared rules go one at a time while the finding
+// stays. With Plain set it skips the provenance step, for comparison. Stats counts the work.
 type Reducer struct {
 	Plain bool
 	// Stats, when set, receives the engine runs (keep calls) and the sizes before and after.
@@ -32,6 +33,7 @@ type ReduceStats struct {
 	RefRuns    int // candidates evaluated by the reference engine
 	Before     int // clauses of the case's programs before
 	After      int // clauses after
+	Literals   int // body literals (atoms and comparisons) of the kept shared rules after
 	Guided     bool
 	// Focus is the tuple whose proof trees guided the reduction, if any.
 	Focus string
@@ -94,7 +96,9 @@ func (r *Reducer) ReduceGuided(ctx context.Context, c *fuzz.Case, evidence *fuzz
 		}
 	}
 	cur = reduce.DDMin(ctx, cur, try)
+	ps.shrinkLiterals(ctx, cur, try)
 	st.After = ps.size(cur)
+	st.Literals = ps.literals(cur)
 	cand, ok := ps.build(cur)
 	if !ok {
 		return c, nil
@@ -110,6 +114,8 @@ type pairSet struct {
 	progs   []*Program // the parsed programs, in query order
 	texts   []string   // clause texts; shared ones first
 	shared  int        // texts[:shared] are in every program
+	// rules[i] is shared clause i as it stands now: the literal pass shrinks it in every program.
+	rules []Rule
 	// owner[q][j] is the clause index of rule j of program q.
 	owner [][]int
 }
@@ -147,6 +153,14 @@ func newPairSet(c *fuzz.Case) (*pairSet, error) {
 		}
 	}
 	ps.shared = len(ps.texts)
+	for _, t := range ps.texts {
+		for _, r := range ps.progs[0].Rules {
+			if r.String() == t {
+				ps.rules = append(ps.rules, r)
+				break
+			}
+		}
+	}
 	for _, p := range ps.progs {
 		for _, r := range p.Rules {
 			add(r.String())
@@ -197,6 +211,9 @@ func (ps *pairSet) build(kept []int) ([]*Program, bool) {
 		used := map[string]bool{}
 		for j, r := range p.Rules {
 			if i := ps.owner[q][j]; i >= ps.shared || keepSet[i] {
+				if i < ps.shared {
+					r = ps.rules[i]
+				}
 				np.Rules = append(np.Rules, r)
 				used[r.Head.Rel] = true
 				for _, a := range r.Body {
@@ -215,6 +232,47 @@ func (ps *pairSet) build(kept []int) ([]*Program, bool) {
 		out[q] = np
 	}
 	return out, true
+}
+
+// shrinkLiterals drops body literals (atoms, negated atoms, comparisons) of the kept shared rules,
+// one at a time and in every program at once, while try accepts the result, until none can go.
+func (ps *pairSet) shrinkLiterals(ctx context.Context, kept []int, try func([]int) bool) {
+	for progress := true; progress && ctx.Err() == nil; {
+		progress = false
+		for _, i := range kept {
+			for k := 0; k < bodyLen(ps.rules[i]) && ctx.Err() == nil; {
+				old := ps.rules[i]
+				ps.rules[i] = withoutLiteral(old, k)
+				if try(kept) {
+					progress = true
+					continue // the next literal now has index k
+				}
+				ps.rules[i] = old
+				k++
+			}
+		}
+	}
+}
+
+// literals counts the body literals of the kept shared rules.
+func (ps *pairSet) literals(kept []int) int {
+	n := 0
+	for _, i := range kept {
+		n += bodyLen(ps.rules[i])
+	}
+	return n
+}
+
+func bodyLen(r Rule) int { return len(r.Body) + len(r.Constraints) }
+
+// withoutLiteral returns r without its k-th body literal (atoms first, then comparisons).
+func withoutLiteral(r Rule, k int) Rule {
+	if k < len(r.Body) {
+		r.Body = slices.Delete(slices.Clone(r.Body), k, k+1)
+	} else {
+		r.Constraints = slices.Delete(slices.Clone(r.Constraints), k-len(r.Body), k-len(r.Body)+1)
+	}
+	return r
 }
 
 // relationHolds reports whether the reference answers of a candidate pair stand in the case's

@@ -127,3 +127,37 @@ func TestReducerKeepsThePair(t *testing.T) {
 		t.Errorf("reduced pair keeps %d clauses (%d in the original):\n%s\n%s", st.After, rules, red.Queries[0].Text, red.Queries[1].Text)
 	}
 }
+
+// TestReducerDropsLiterals shrinks the body of a kept rule to the literals the finding needs.
+func TestReducerDropsLiterals(t *testing.T) {
+	src := `.decl e(x: number, y: number)
+.decl f(x: number)
+.decl out(x: number)
+.output out
+e(1, 1).
+e(1, 2).
+f(3).
+out(x) :- e(x, y), e(y, y), x != 7, !f(x), e(x, _).
+`
+	c := &fuzz.Case{Domain: "datalog", Queries: []fuzz.Query{{Role: RoleOrig, Text: src}}}
+	keep := func(_ context.Context, c *fuzz.Case) bool {
+		p, err := Parse("p.dl", c.Queries[0].Text)
+		if err != nil {
+			t.Fatalf("candidate does not parse: %v", err)
+		}
+		m, err := Eval(p)
+		return err == nil && m.Contains(Tuple{Rel: "out", Args: []Term{N(1)}})
+	}
+	var st ReduceStats
+	red, err := (&Reducer{Stats: &st}).Reduce(context.Background(), c, keep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ".decl e(x: number, y: number)\n.decl out(x: number)\n.output out\ne(1, 1).\nout(x) :- e(x, _).\n"
+	if red.Queries[0].Text != want {
+		t.Errorf("reduced to\n%s\nwant\n%s", red.Queries[0].Text, want)
+	}
+	if st.Literals != 1 {
+		t.Errorf("stats %+v, want 1 literal left", st)
+	}
+}

@@ -313,7 +313,7 @@ func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		} else if !*plain {
 			how = "ddmin (no proof of a missed tuple helped)"
 		}
-		fmt.Fprintf(stdout, "  clauses %d -> %d, %s; %d engine runs, %d reference evaluations\n", st.Before, st.After, how,
+		fmt.Fprintf(stdout, "  clauses %d -> %d (%d body literals in the shared rules), %s; %d engine runs, %d reference evaluations\n", st.Before, st.After, st.Literals, how,
 			st.EngineRuns, st.RefRuns)
 	}
 	return 0
