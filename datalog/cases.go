@@ -1,6 +1,7 @@
 package datalog
 
 import (
+	"context"
 	"math/rand/v2"
 	"strings"
 
@@ -38,7 +39,7 @@ func (g *Generator) Options() Options { return g.opts }
 
 // Generate returns the case of seed: the same seed gives the same case.
 func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
-	orig, err := Generate(g.opts, seed)
+	orig, err := g.original(seed)
 	if err != nil {
 		return nil, err
 	}
@@ -56,4 +57,30 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 		},
 		Params: map[string]string{ParamExpect: expect.String(), ParamSteps: strings.Join(steps, ",")},
 	}, nil
+}
+
+// nonEmptyTries bounds the programs drawn for a case that asks for a non-empty answer.
+const nonEmptyTries = 16
+
+// nonEmptyLimit bounds the tuples the reference derives while checking a program's answer.
+const nonEmptyLimit = 100000
+
+// original returns the generated program of the case of seed: with probability NonEmpty percent,
+// the first of up to nonEmptyTries programs (from seeds derived from seed) whose answer on the
+// reference engine is not empty, else the last one drawn.
+func (g *Generator) original(seed uint64) (*Program, error) {
+	r := rand.New(rand.NewPCG(seed, nonEmptyStream))
+	p, err := Generate(g.opts, seed)
+	if err != nil || r.IntN(100) >= g.opts.NonEmpty {
+		return p, err
+	}
+	for k := 1; ; k++ {
+		m, err := EvalContext(context.Background(), p, nonEmptyLimit)
+		if (err == nil && len(m.Output()) > 0) || k == nonEmptyTries {
+			return p, nil
+		}
+		if p, err = Generate(g.opts, r.Uint64()); err != nil {
+			return nil, err
+		}
+	}
 }

@@ -15,6 +15,7 @@ func TestGeneratorCases(t *testing.T) {
 	seed := testenv.Seed(t)
 	o := DefaultOptions()
 	o.Steps = Range{2, 5}
+	o.NonEmpty = 0 // every original is then Generate(o, seed); TestGeneratorNonEmpty checks the other
 	g, err := NewGenerator(o)
 	if err != nil {
 		t.Fatal(err)
@@ -83,5 +84,44 @@ func BenchmarkGeneratorCase(b *testing.B) {
 		if _, err := g.Generate(uint64(i)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestGeneratorNonEmpty checks the guidance toward programs with a non-empty answer: with
+// NonEmpty 100 nearly every original answers something on the reference engine, with 0 the share
+// is queryFuzz's.
+func TestGeneratorNonEmpty(t *testing.T) {
+	seed := testenv.Seed(t)
+	share := func(pct int) float64 {
+		o := DefaultOptions()
+		o.NonEmpty = pct
+		g, err := NewGenerator(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for i := range uint64(300) {
+			c, err := g.Generate(seed + i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := Parse("orig.dl", c.Queries[0].Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Eval(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(m.Output()) > 0 {
+				n++
+			}
+		}
+		return float64(n) / 300
+	}
+	none, all := share(0), share(100)
+	t.Logf("non-empty originals: %.0f%% without guidance, %.0f%% with nonempty=100", 100*none, 100*all)
+	if all < 0.95 || none > 0.6 {
+		t.Errorf("non-empty shares %.2f (nonempty=0) and %.2f (nonempty=100)", none, all)
 	}
 }

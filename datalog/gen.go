@@ -10,6 +10,7 @@ import (
 const (
 	genStream       = 0x6461746c6f672d67 // "datlog-g"
 	transformStream = 0x6461746c6f672d74 // "datlog-t"
+	nonEmptyStream  = 0x6461746c6f672d6e // "datlog-n"
 )
 
 // symbolChars holds the characters of symbol constants.

@@ -27,7 +27,7 @@ func TestOptionsRoundTrip(t *testing.T) {
 	}
 	want := "queryfuzz{tables=1..3 rows=1..10 fact-arity=1..3 head-arity=1..3 simple=1..2 complex=0..2 " +
 		"subgoals=1..3 numbers=-10..10 steps=1..20 negated=3 predicates=3 neg=50 recursive=30 " +
-		"symbol-order=5 max-body=6 types=number,symbol}"
+		"symbol-order=5 max-body=6 nonempty=80 types=number,symbol}"
 	if got := DefaultOptions().String(); got != want {
 		t.Errorf("DefaultOptions().String() = %q, want %q", got, want)
 	}

@@ -67,6 +67,12 @@ type Options struct {
 	// atoms); without one, a few ADD_EQU copies, each a cross product with its fresh variables,
 	// make the evaluation time explode (default 6).
 	MaxBody int
+	// NonEmpty is the percentage of cases whose original program must have a non-empty answer on
+	// the reference engine: the generator draws up to [nonEmptyTries] programs, from seeds derived
+	// from the case's, until one has. With queryFuzz's parameters about 70% of the programs answer
+	// nothing, and an empty answer tests little. Deviation: GDsmith's guidance toward non-empty
+	// results, applied to Datalog; queryFuzz has none (default 80).
+	NonEmpty int
 }
 
 // DefaultOptions returns queryFuzz's default generator parameters and polyfuzz's defaults for
@@ -89,6 +95,7 @@ func DefaultOptions() Options {
 		Recursive:     30,
 		SymbolOrder:   5,
 		MaxBody:       6,
+		NonEmpty:      80,
 	}
 }
 
@@ -128,6 +135,7 @@ func (o *Options) ints() []optInt {
 		{"recursive", &o.Recursive, 0, 100},
 		{"symbol-order", &o.SymbolOrder, 0, 100},
 		{"max-body", &o.MaxBody, 1, 64},
+		{"nonempty", &o.NonEmpty, 0, 100},
 	}
 }
 
