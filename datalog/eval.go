@@ -3,6 +3,7 @@ package datalog
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -44,6 +45,7 @@ type Model struct {
 	next       []tupleRef // tuples of the current stratum to propagate in the next round
 	kv         []int64    // scratch for keys
 	hv         []int64    // scratch for head values
+	pk         []byte     // scratch for the keys of projecting joins
 	updating   bool       // record changes in tuple flags (see Update)
 	touched    []tupleRef // tuples whose state changed during the current update
 	stale      bool       // heights may break the proof invariant; recomputed before Explain
@@ -787,6 +789,11 @@ type joinStep struct {
 	ix      *tupleIndex // the index on keyCols, once used
 	match   []colOp     // columns to match after the lookup, or all columns (stGiven, stGoal)
 	cons    cCons
+	// project (stJoin): some variables the step binds are used by no later step nor the head,
+	// so the step goes on once per distinct value of the others (keep, slots), with the match
+	// of least height; with keep empty the step is existential.
+	project bool
+	keep    []int32
 }
 
 // colOp matches one column of a tuple.
@@ -922,7 +929,52 @@ func (r *cRule) compilePlan(given int) *joinPlan {
 		p.steps = append(p.steps, s)
 		ready()
 	}
+	if given != givenHead { // ExplainAll enumerates every instance of the head plan
+		r.markProjections(p)
+	}
 	return p
+}
+
+// markProjections marks the join steps of p that bind variables no later step nor the head
+// uses (see joinStep.project).
+func (r *cRule) markProjections(p *joinPlan) {
+	used := make([]bool, r.nvars)
+	use := func(o ruleArg) {
+		if o.slot >= 0 {
+			used[o.slot] = true
+		}
+	}
+	for _, o := range r.headArgs {
+		use(o)
+	}
+	for k := len(p.steps) - 1; k >= 0; k-- {
+		s := &p.steps[k]
+		if s.kind == stJoin {
+			s.keep = nil
+			for _, o := range s.match {
+				if o.kind != opBind {
+					continue
+				}
+				if used[o.slot] {
+					s.keep = append(s.keep, o.slot)
+				} else {
+					s.project = true
+				}
+			}
+		}
+		for _, o := range s.keyOps {
+			use(o)
+		}
+		for _, o := range s.match {
+			if o.kind == opCheck {
+				used[o.slot] = true
+			}
+		}
+		if s.kind == stCons {
+			use(s.cons.l)
+			use(s.cons.r)
+		}
+	}
 }
 
 // everyArg reports whether f holds for every argument of args.
@@ -1085,6 +1137,9 @@ func (x *joinRun) exec(k int) bool {
 	if all {
 		n = int32(len(rs.flags))
 	}
+	if s.project {
+		return x.execProjected(k, ids, all, n)
+	}
 	for i := range n {
 		id := i
 		if !all {
@@ -1098,6 +1153,80 @@ func (x *joinRun) exec(k int) bool {
 		}
 	}
 	return true
+}
+
+// execProjected runs step k, a projecting join (see joinStep.project), over its n candidates
+// (ids, or every tuple with all): it goes on once per distinct value of the kept variables,
+// with the visible match of least height, so that derived heights stay minimal.
+func (x *joinRun) execProjected(k int, ids []int32, all bool, n int32) bool {
+	s := &x.steps[k]
+	rs := s.rel
+	floor := x.heightBefore(k) // no match of a group needs to be lower
+	var best []int32           // per group, in order of first match
+	var one map[int64]int      // one kept variable: its value -> index in best
+	var many map[string]int    // more: their encoded values -> index in best
+	switch {
+	case len(s.keep) == 1:
+		one = map[int64]int{}
+	case len(s.keep) > 1:
+		many = map[string]int{}
+	}
+	for i := range n {
+		id := i
+		if !all {
+			id = ids[i]
+		}
+		h := rs.height[id]
+		if !x.visible(rs, id) || h >= x.bound || !x.match(s.match, rs.tuple(id)) {
+			continue
+		}
+		j, ok := 0, len(best) > 0
+		switch {
+		case one != nil:
+			v := x.vals[s.keep[0]]
+			if j, ok = one[v]; !ok {
+				one[v] = len(best)
+			}
+		case many != nil:
+			key := x.m.pk[:0]
+			for _, slot := range s.keep {
+				key = binary.LittleEndian.AppendUint64(key, uint64(x.vals[slot]))
+			}
+			x.m.pk = key
+			if j, ok = many[string(key)]; !ok {
+				many[string(key)] = len(best)
+			}
+		}
+		switch {
+		case !ok:
+			best = append(best, id)
+		case h < rs.height[best[j]]:
+			best[j] = id
+		}
+		if len(s.keep) == 0 && h <= floor {
+			break
+		}
+	}
+	for _, id := range best {
+		x.match(s.match, rs.tuple(id))
+		x.ids[s.pos] = id
+		if !x.exec(k + 1) {
+			return false
+		}
+	}
+	return true
+}
+
+// heightBefore returns the largest height of the tuples matched by the positive atoms of the
+// steps before step k (0 for none).
+func (x *joinRun) heightBefore(k int) int32 {
+	h := int32(0)
+	for _, s := range x.steps[:k] {
+		if s.kind == stGiven || s.kind == stJoin {
+			h = max(h, s.rel.height[x.ids[s.pos]])
+		}
+	}
+	return h
 }
 
 // exists reports whether a visible tuple matches the negated atom of step s.
