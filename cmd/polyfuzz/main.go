@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/polyfuzz/polyfuzz/targets/isolated"
 	"github.com/polyfuzz/polyfuzz/targets/smtproc"
@@ -28,7 +29,7 @@ usage:
   polyfuzz replay [flags] DIR   re-run a stored finding from its seed and check it still fails
   polyfuzz reduce [flags] DIR   reduce a stored finding again
   polyfuzz report OUT           rewrite OUT/report.html from OUT's files
-  polyfuzz version              print the version, the engines it links and the solvers found
+  polyfuzz version              print the version, the engines it links and the solvers and engines found
 
 Run 'polyfuzz COMMAND --help' for the flags of a command.
 `
@@ -81,6 +82,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 			if t, err := openLocal(ctx, s); err == nil {
 				fmt.Fprintf(stdout, "  %s %s\n", t.Name(), t.Version())
+				t.Close()
+			}
+		}
+		for _, n := range strings.Split(names(dlEngines), ", ") { // the Datalog engines installed here
+			if dlEngines[n].dialect == nil {
+				continue // the reference, and the SQL engines listed above
+			}
+			if t, err := (dlSpec{Engine: n, Timeout: 10 * time.Second}).open(ctx); err == nil {
+				fmt.Fprintf(stdout, "  %s %s (Datalog)\n", t.Name(), t.Version())
 				t.Close()
 			}
 		}
