@@ -22,6 +22,7 @@ func TestLayering(t *testing.T) {
 		{"sqlgen", []string{"fuzz", "reduce"}},
 		{"smtgen", []string{"fuzz", "reduce"}},
 		{"datalog", []string{"fuzz", "reduce"}},
+		{"cyphergen", []string{"fuzz", "reduce"}},
 		{"targets/smtproc", []string{"fuzz"}},
 		{"targets/sqlite", []string{"fuzz"}},
 		{"targets/isolated", []string{"fuzz"}},

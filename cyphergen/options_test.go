@@ -1,0 +1,72 @@
+package cyphergen
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestOptionsRoundTrip(t *testing.T) {
+	wide := DefaultOptions()
+	wide.PropTypes = []Type{Boolean, Float, String, Integer}
+	wide.Ints = Range{-1 << 62, 1 << 62}
+	wide.Nodes, wide.MaxLabels, wide.Presence, wide.Pool = 1, 0, 0, 1
+	wide.Keys, wide.Rels, wide.StrLen = Range{0, 0}, Range{0, 1000}, Range{3, 3}
+	for _, o := range []Options{DefaultOptions(), wide} {
+		s := o.String()
+		got, err := ParseOptions(s)
+		if err != nil {
+			t.Fatalf("ParseOptions(%q): %v", s, err)
+		}
+		if !reflect.DeepEqual(got, o) {
+			t.Errorf("ParseOptions(%q) = %+v, want %+v", s, got, o)
+		}
+		if got.String() != s {
+			t.Errorf("round trip changed %q to %q", s, got.String())
+		}
+	}
+	if got, err := ParseOptions(" gdsmith{} "); err != nil || !reflect.DeepEqual(got, DefaultOptions()) {
+		t.Errorf("ParseOptions(gdsmith{}) = %+v, %v; want the defaults", got, err)
+	}
+	want := "gdsmith{labels=5..7 reltypes=5..7 keys=5..7 rels=50..199 ints=-2147483648..2147483647 " +
+		"strlen=0..8 nodes=128 max-labels=3 presence=95 pool=20 proptypes=integer,string,boolean}"
+	if s := DefaultOptions().String(); s != want {
+		t.Errorf("DefaultOptions().String() = %q, want %q", s, want)
+	}
+}
+
+func TestParseOptionsErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"queryfuzz{}", "want gdsmith{key=value ...}"},
+		{"gdsmith{nodes=3", "want gdsmith{key=value ...}"},
+		{"gdsmith{nodes}", "is not key=value"},
+		{"gdsmith{nodes=1 nodes=2}", `key "nodes" repeated`},
+		{"gdsmith{colour=red}", `unknown key "colour"`},
+		{"gdsmith{labels=5}", "want MIN..MAX"},
+		{"gdsmith{labels=a..b}", "want MIN..MAX"},
+		{"gdsmith{labels=7..5}", "MIN <= MAX"},
+		{"gdsmith{labels=0..5}", "out of range"},
+		{"gdsmith{reltypes=0..0}", "out of range"},
+		{"gdsmith{nodes=x}", "want an integer"},
+		{"gdsmith{nodes=0}", "out of range"},
+		{"gdsmith{presence=101}", "out of range"},
+		{"gdsmith{pool=0}", "out of range"},
+		{"gdsmith{max-labels=9}", "out of range"},
+		{"gdsmith{proptypes=integer,date}", `unknown property type "date"`},
+		{"gdsmith{proptypes=}", `unknown property type ""`},
+		{"gdsmith{proptypes=string,string}", "listed twice"},
+	} {
+		_, err := ParseOptions(tc.in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseOptions(%q) = %v, want an error containing %q", tc.in, err, tc.want)
+		}
+	}
+	if err := (Options{}).Validate(); err == nil {
+		t.Errorf("zero Options validate")
+	}
+	o := DefaultOptions()
+	o.PropTypes = nil
+	if _, err := Generate(o, 1); err == nil || !strings.Contains(err.Error(), "no property types") {
+		t.Errorf("Generate without property types: %v, want an error", err)
+	}
+}
