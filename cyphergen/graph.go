@@ -100,7 +100,7 @@ func Generate(o Options, seed uint64) (*Graph, error) {
 		n.Props = props(id, keys)
 		g.Nodes = append(g.Nodes, n)
 	}
-	rels := between(r, Range{o.Nodes * o.Rels.Min / 100, o.Nodes * o.Rels.Max / 100})
+	rels := between(r, Range{Min: o.Nodes * o.Rels.Min / 100, Max: o.Nodes * o.Rels.Max / 100})
 	for i := range rels {
 		from, to := r.IntN(o.Nodes), r.IntN(o.Nodes)
 		t := g.Schema.RelTypes[r.IntN(len(g.Schema.RelTypes))]

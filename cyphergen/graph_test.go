@@ -42,15 +42,15 @@ func TestGenerateRespectsOptions(t *testing.T) {
 		{"default", DefaultOptions()},
 		{"all-types", mod(func(o *Options) {
 			o.PropTypes = []Type{Integer, Float, String, Boolean}
-			o.Ints, o.StrLen = Range{-3, 3}, Range{2, 4}
+			o.Ints, o.StrLen = Range{Min: -3, Max: 3}, Range{Min: 2, Max: 4}
 		})},
 		{"absent", mod(func(o *Options) { o.Presence, o.Nodes = 0, 20 })},
 		{"present", mod(func(o *Options) { o.Presence, o.Pool, o.Nodes = 100, 1, 30 })},
-		{"unlabelled", mod(func(o *Options) { o.MaxLabels, o.Rels = 0, Range{0, 0} })},
+		{"unlabelled", mod(func(o *Options) { o.MaxLabels, o.Rels = 0, Range{Min: 0, Max: 0} })},
 		{"many-labels", mod(func(o *Options) {
-			o.Labels, o.MaxLabels, o.Keys, o.Rels = Range{2, 2}, 8, Range{0, 1}, Range{300, 300}
+			o.Labels, o.MaxLabels, o.Keys, o.Rels = Range{Min: 2, Max: 2}, 8, Range{Min: 0, Max: 1}, Range{Min: 300, Max: 300}
 		})},
-		{"one-node", mod(func(o *Options) { o.Nodes, o.Rels, o.RelTypes = 1, Range{500, 500}, Range{1, 1} })},
+		{"one-node", mod(func(o *Options) { o.Nodes, o.Rels, o.RelTypes = 1, Range{Min: 500, Max: 500}, Range{Min: 1, Max: 1} })},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := tc.o
@@ -184,7 +184,7 @@ func checkGraph(t *testing.T, o Options, g *Graph) {
 // three 1/8.
 func TestLabelCount(t *testing.T) {
 	o := DefaultOptions()
-	o.Labels, o.Nodes, o.Keys = Range{7, 7}, 8000, Range{0, 0}
+	o.Labels, o.Nodes, o.Keys = Range{Min: 7, Max: 7}, 8000, Range{Min: 0, Max: 0}
 	g, err := Generate(o, testenv.Seed(t))
 	if err != nil {
 		t.Fatal(err)

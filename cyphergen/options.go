@@ -4,17 +4,12 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/polyfuzz/polyfuzz/genopts"
 )
 
 // Range is an inclusive range of integers [Min, Max].
-type Range struct {
-	Min, Max int
-}
-
-// String returns "MIN..MAX".
-func (r Range) String() string { return strconv.Itoa(r.Min) + ".." + strconv.Itoa(r.Max) }
+type Range = genopts.Range
 
 // Options configure the GDsmith graph generator ([GenerateSchema], [Generate]).
 // [DefaultOptions] gives GDsmith's published parameters; fields marked as a deviation are
@@ -58,69 +53,66 @@ type Options struct {
 // additions.
 func DefaultOptions() Options {
 	return Options{
-		Labels:    Range{5, 7},
-		RelTypes:  Range{5, 7},
-		Keys:      Range{5, 7},
+		Labels:    Range{Min: 5, Max: 7},
+		RelTypes:  Range{Min: 5, Max: 7},
+		Keys:      Range{Min: 5, Max: 7},
 		PropTypes: []Type{Integer, String, Boolean},
 		Nodes:     128,
-		Rels:      Range{50, 199},
+		Rels:      Range{Min: 50, Max: 199},
 		MaxLabels: 3,
 		Presence:  95,
 		Pool:      20,
-		Ints:      Range{math.MinInt32, math.MaxInt32},
-		StrLen:    Range{0, 8},
+		Ints:      Range{Min: math.MinInt32, Max: math.MaxInt32},
+		StrLen:    Range{Min: 0, Max: 8},
 	}
 }
 
-// optRange is a range-valued option with its key and bounds.
-type optRange struct {
-	key      string
-	p        *Range
-	min, max int
-}
-
-// optInt is an integer-valued option with its key and bounds.
-type optInt struct {
-	key      string
-	p        *int
-	min, max int
-}
-
-func (o *Options) ranges() []optRange {
-	return []optRange{
-		{"labels", &o.Labels, 1, 64},
-		{"reltypes", &o.RelTypes, 1, 64},
-		{"keys", &o.Keys, 0, 64},
-		{"rels", &o.Rels, 0, 1000},
-		{"ints", &o.Ints, -1 << 62, 1 << 62}, // the span of the range fits a uint64
-		{"strlen", &o.StrLen, 0, 256},
+// form describes o's fields for genopts, which prints, parses and bounds-checks them.
+func (o *Options) form() genopts.Form {
+	r := func(key string, p *Range, lo, hi int) genopts.Field {
+		return genopts.Field{Key: key, Range: p, Min: lo, Max: hi}
 	}
-}
-
-func (o *Options) ints() []optInt {
-	return []optInt{
-		{"nodes", &o.Nodes, 1, 100000},
-		{"max-labels", &o.MaxLabels, 0, 8},
-		{"presence", &o.Presence, 0, 100},
-		{"pool", &o.Pool, 1, 1000},
+	n := func(key string, p *int, lo, hi int) genopts.Field {
+		return genopts.Field{Key: key, Int: p, Min: lo, Max: hi}
+	}
+	return genopts.Form{Prefix: "cyphergen: options", Name: "gdsmith", ListKey: "proptypes",
+		Fields: []genopts.Field{
+			r("labels", &o.Labels, 1, 64),
+			r("reltypes", &o.RelTypes, 1, 64),
+			r("keys", &o.Keys, 0, 64),
+			r("rels", &o.Rels, 0, 1000),
+			r("ints", &o.Ints, -1<<62, 1<<62), // the span of the range fits a uint64
+			r("strlen", &o.StrLen, 0, 256),
+			n("nodes", &o.Nodes, 1, 100000),
+			n("max-labels", &o.MaxLabels, 0, 8),
+			n("presence", &o.Presence, 0, 100),
+			n("pool", &o.Pool, 1, 1000),
+		},
+		List: func() []string {
+			var names []string
+			for _, t := range o.PropTypes {
+				names = append(names, t.String())
+			}
+			return names
+		},
+		SetList: func(names []string) error {
+			o.PropTypes = nil
+			for _, name := range names {
+				t, ok := parseType(name)
+				if !ok {
+					return fmt.Errorf("cyphergen: options: unknown property type %q; use integer, float, string or boolean", name)
+				}
+				o.PropTypes = append(o.PropTypes, t)
+			}
+			return nil
+		},
 	}
 }
 
 // Validate reports the first option out of its bounds.
 func (o Options) Validate() error {
-	for _, f := range o.ranges() {
-		r := *f.p
-		if r.Min > r.Max {
-			return fmt.Errorf("cyphergen: options: %s=%s: write %s=MIN..MAX with MIN <= MAX", f.key, r, f.key)
-		}
-		if r.Min < f.min || r.Max > f.max {
-			return fmt.Errorf("cyphergen: options: %s=%s out of range; keep it within %d..%d", f.key, r, f.min, f.max)
-		}
-	}
-	for _, f := range o.ints() {
-		if *f.p < f.min || *f.p > f.max {
-			return fmt.Errorf("cyphergen: options: %s=%d out of range; keep it within %d..%d", f.key, *f.p, f.min, f.max)
-		}
+	if err := o.form().Check(); err != nil {
+		return err
 	}
 	if len(o.PropTypes) == 0 {
 		return fmt.Errorf("cyphergen: options: no property types; name at least one of integer, float, string, boolean")
@@ -138,86 +130,15 @@ func (o Options) Validate() error {
 
 // String returns the options in canonical one-line form, for example "gdsmith{labels=5..7
 // reltypes=5..7 ... proptypes=integer,string,boolean}". [ParseOptions] reads it back.
-func (o Options) String() string {
-	var b strings.Builder
-	b.WriteString("gdsmith{")
-	for i, f := range o.ranges() {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(f.key + "=" + f.p.String())
-	}
-	for _, f := range o.ints() {
-		b.WriteString(" " + f.key + "=" + strconv.Itoa(*f.p))
-	}
-	b.WriteString(" proptypes=")
-	for i, t := range o.PropTypes {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(t.String())
-	}
-	b.WriteByte('}')
-	return b.String()
-}
+func (o Options) String() string { return o.form().String() }
 
 // ParseOptions reads options in the form [Options.String] writes. Keys left out take their
 // defaults; unknown and repeated keys are errors, and so are options that [Options.Validate]
 // rejects.
 func ParseOptions(s string) (Options, error) {
 	o := DefaultOptions()
-	body, ok := strings.CutPrefix(strings.TrimSpace(s), "gdsmith{")
-	if ok {
-		body, ok = strings.CutSuffix(body, "}")
-	}
-	if !ok {
-		return o, fmt.Errorf("cyphergen: options %q: want gdsmith{key=value ...}", s)
-	}
-	seen := map[string]bool{}
-fields:
-	for _, kv := range strings.Fields(body) {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return o, fmt.Errorf("cyphergen: options: %q is not key=value", kv)
-		}
-		if seen[k] {
-			return o, fmt.Errorf("cyphergen: options: key %q repeated; give it once", k)
-		}
-		seen[k] = true
-		if k == "proptypes" {
-			o.PropTypes = nil
-			for _, name := range strings.Split(v, ",") {
-				t, ok := parseType(name)
-				if !ok {
-					return o, fmt.Errorf("cyphergen: options: unknown property type %q; use integer, float, string or boolean", name)
-				}
-				o.PropTypes = append(o.PropTypes, t)
-			}
-			continue
-		}
-		for _, f := range o.ranges() {
-			if f.key == k {
-				lo, hi, ok := strings.Cut(v, "..")
-				a, err1 := strconv.Atoi(lo)
-				b, err2 := strconv.Atoi(hi)
-				if !ok || err1 != nil || err2 != nil {
-					return o, fmt.Errorf("cyphergen: options: %s=%q: want MIN..MAX", k, v)
-				}
-				*f.p = Range{a, b}
-				continue fields
-			}
-		}
-		for _, f := range o.ints() {
-			if f.key == k {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return o, fmt.Errorf("cyphergen: options: %s=%q: want an integer", k, v)
-				}
-				*f.p = n
-				continue fields
-			}
-		}
-		return o, fmt.Errorf("cyphergen: options: unknown key %q", k)
+	if err := o.form().Parse(s); err != nil {
+		return o, err
 	}
 	return o, o.Validate()
 }

@@ -9,9 +9,9 @@ import (
 func TestOptionsRoundTrip(t *testing.T) {
 	wide := DefaultOptions()
 	wide.PropTypes = []Type{Boolean, Float, String, Integer}
-	wide.Ints = Range{-1 << 62, 1 << 62}
+	wide.Ints = Range{Min: -1 << 62, Max: 1 << 62}
 	wide.Nodes, wide.MaxLabels, wide.Presence, wide.Pool = 1, 0, 0, 1
-	wide.Keys, wide.Rels, wide.StrLen = Range{0, 0}, Range{0, 1000}, Range{3, 3}
+	wide.Keys, wide.Rels, wide.StrLen = Range{Min: 0, Max: 0}, Range{Min: 0, Max: 1000}, Range{Min: 3, Max: 3}
 	for _, o := range []Options{DefaultOptions(), wide} {
 		s := o.String()
 		got, err := ParseOptions(s)

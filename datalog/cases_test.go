@@ -14,7 +14,7 @@ var _ fuzz.Generator = (*Generator)(nil)
 func TestGeneratorCases(t *testing.T) {
 	seed := testenv.Seed(t)
 	o := DefaultOptions()
-	o.Steps = Range{2, 5}
+	o.Steps = Range{Min: 2, Max: 5}
 	o.NonEmpty = 0 // every original is then Generate(o, seed); TestGeneratorNonEmpty checks the other
 	g, err := NewGenerator(o)
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 
 func TestOptionsRoundTrip(t *testing.T) {
 	mod := DefaultOptions()
-	mod.FactTables, mod.Numbers, mod.Types = Range{2, 2}, Range{-3, 0}, []Type{Symbol}
-	mod.MaxNegated, mod.Neg, mod.Recursive, mod.SymbolOrder, mod.Steps = 0, 0, 100, 100, Range{4, 9}
+	mod.FactTables, mod.Numbers, mod.Types = Range{Min: 2, Max: 2}, Range{Min: -3, Max: 0}, []Type{Symbol}
+	mod.MaxNegated, mod.Neg, mod.Recursive, mod.SymbolOrder, mod.Steps = 0, 0, 100, 100, Range{Min: 4, Max: 9}
 	mod.MaxBody = 1
 	for _, o := range []Options{DefaultOptions(), mod} {
 		s := o.String()
@@ -36,7 +36,7 @@ func TestOptionsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := DefaultOptions()
-	def.Rows, def.Types = Range{2, 4}, []Type{Symbol, Number}
+	def.Rows, def.Types = Range{Min: 2, Max: 4}, []Type{Symbol, Number}
 	if !reflect.DeepEqual(o, def) {
 		t.Errorf("partial options = %+v, want defaults with rows=2..4 types=symbol,number", o)
 	}
@@ -219,9 +219,9 @@ func TestGenerate(t *testing.T) {
 		n = 1000
 	}
 	numbers := DefaultOptions()
-	numbers.Types, numbers.SymbolOrder, numbers.ComplexRules = []Type{Number}, 100, Range{2, 4}
+	numbers.Types, numbers.SymbolOrder, numbers.ComplexRules = []Type{Number}, 100, Range{Min: 2, Max: 4}
 	ordered := DefaultOptions()
-	ordered.SymbolOrder, ordered.Recursive, ordered.ComplexRules = 100, 0, Range{2, 2}
+	ordered.SymbolOrder, ordered.Recursive, ordered.ComplexRules = 100, 0, Range{Min: 2, Max: 2}
 	for _, tc := range []struct {
 		name string
 		o    Options

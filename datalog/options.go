@@ -3,17 +3,12 @@ package datalog
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/polyfuzz/polyfuzz/genopts"
 )
 
 // Range is an inclusive range of integers [Min, Max].
-type Range struct {
-	Min, Max int
-}
-
-// String returns "MIN..MAX".
-func (r Range) String() string { return strconv.Itoa(r.Min) + ".." + strconv.Itoa(r.Max) }
+type Range = genopts.Range
 
 // Options configure the queryFuzz program generator ([Generate]) and its transformations
 // ([Transform]). [DefaultOptions] gives queryFuzz's published parameters; fields marked as a
@@ -79,18 +74,18 @@ type Options struct {
 // its additions.
 func DefaultOptions() Options {
 	return Options{
-		FactTables:    Range{1, 3},
-		Rows:          Range{1, 10},
-		FactArity:     Range{1, 3},
-		HeadArity:     Range{1, 3},
-		SimpleRules:   Range{1, 2},
-		ComplexRules:  Range{0, 2},
-		Subgoals:      Range{1, 3},
+		FactTables:    Range{Min: 1, Max: 3},
+		Rows:          Range{Min: 1, Max: 10},
+		FactArity:     Range{Min: 1, Max: 3},
+		HeadArity:     Range{Min: 1, Max: 3},
+		SimpleRules:   Range{Min: 1, Max: 2},
+		ComplexRules:  Range{Min: 0, Max: 2},
+		Subgoals:      Range{Min: 1, Max: 3},
 		MaxNegated:    3,
 		MaxPredicates: 3,
-		Numbers:       Range{-10, 10},
+		Numbers:       Range{Min: -10, Max: 10},
 		Types:         []Type{Number, Symbol},
-		Steps:         Range{1, 20},
+		Steps:         Range{Min: 1, Max: 20},
 		Neg:           50,
 		Recursive:     30,
 		SymbolOrder:   5,
@@ -99,61 +94,61 @@ func DefaultOptions() Options {
 	}
 }
 
-// optRange is a range-valued option with its key and bounds.
-type optRange struct {
-	key      string
-	p        *Range
-	min, max int
-}
-
-// optInt is an integer-valued option with its key and bounds.
-type optInt struct {
-	key      string
-	p        *int
-	min, max int
-}
-
-func (o *Options) ranges() []optRange {
-	return []optRange{
-		{"tables", &o.FactTables, 1, 16},
-		{"rows", &o.Rows, 1, 1000},
-		{"fact-arity", &o.FactArity, 1, 8},
-		{"head-arity", &o.HeadArity, 1, 8},
-		{"simple", &o.SimpleRules, 1, 32},
-		{"complex", &o.ComplexRules, 0, 32},
-		{"subgoals", &o.Subgoals, 1, 16},
-		{"numbers", &o.Numbers, -1 << 40, 1 << 40}, // wide enough to pass 32-bit engines' limits
-		{"steps", &o.Steps, 1, 1000},
+// form describes o's fields for genopts, which prints, parses and bounds-checks them.
+func (o *Options) form() genopts.Form {
+	r := func(key string, p *Range, lo, hi int) genopts.Field {
+		return genopts.Field{Key: key, Range: p, Min: lo, Max: hi}
 	}
-}
-
-func (o *Options) ints() []optInt {
-	return []optInt{
-		{"negated", &o.MaxNegated, 0, 8},
-		{"predicates", &o.MaxPredicates, 0, 8},
-		{"neg", &o.Neg, 0, 100},
-		{"recursive", &o.Recursive, 0, 100},
-		{"symbol-order", &o.SymbolOrder, 0, 100},
-		{"max-body", &o.MaxBody, 1, 64},
-		{"nonempty", &o.NonEmpty, 0, 100},
+	n := func(key string, p *int, lo, hi int) genopts.Field {
+		return genopts.Field{Key: key, Int: p, Min: lo, Max: hi}
+	}
+	return genopts.Form{Prefix: "datalog: options", Name: "queryfuzz", ListKey: "types",
+		Fields: []genopts.Field{
+			r("tables", &o.FactTables, 1, 16),
+			r("rows", &o.Rows, 1, 1000),
+			r("fact-arity", &o.FactArity, 1, 8),
+			r("head-arity", &o.HeadArity, 1, 8),
+			r("simple", &o.SimpleRules, 1, 32),
+			r("complex", &o.ComplexRules, 0, 32),
+			r("subgoals", &o.Subgoals, 1, 16),
+			r("numbers", &o.Numbers, -1<<40, 1<<40), // wide enough to pass 32-bit engines' limits
+			r("steps", &o.Steps, 1, 1000),
+			n("negated", &o.MaxNegated, 0, 8),
+			n("predicates", &o.MaxPredicates, 0, 8),
+			n("neg", &o.Neg, 0, 100),
+			n("recursive", &o.Recursive, 0, 100),
+			n("symbol-order", &o.SymbolOrder, 0, 100),
+			n("max-body", &o.MaxBody, 1, 64),
+			n("nonempty", &o.NonEmpty, 0, 100),
+		},
+		List: func() []string {
+			var names []string
+			for _, t := range o.Types {
+				names = append(names, t.String())
+			}
+			return names
+		},
+		SetList: func(names []string) error {
+			o.Types = nil
+			for _, name := range names {
+				switch name {
+				case "number":
+					o.Types = append(o.Types, Number)
+				case "symbol":
+					o.Types = append(o.Types, Symbol)
+				default:
+					return fmt.Errorf("datalog: options: unknown type %q; use number or symbol", name)
+				}
+			}
+			return nil
+		},
 	}
 }
 
 // Validate reports the first option out of its bounds.
 func (o Options) Validate() error {
-	for _, f := range o.ranges() {
-		r := *f.p
-		if r.Min > r.Max {
-			return fmt.Errorf("datalog: options: %s=%s: write %s=MIN..MAX with MIN <= MAX", f.key, r, f.key)
-		}
-		if r.Min < f.min || r.Max > f.max {
-			return fmt.Errorf("datalog: options: %s=%s out of range; keep it within %d..%d", f.key, r, f.min, f.max)
-		}
-	}
-	for _, f := range o.ints() {
-		if *f.p < f.min || *f.p > f.max {
-			return fmt.Errorf("datalog: options: %s=%d out of range; keep it within %d..%d", f.key, *f.p, f.min, f.max)
-		}
+	if err := o.form().Check(); err != nil {
+		return err
 	}
 	if len(o.Types) == 0 {
 		return fmt.Errorf("datalog: options: no types; name at least one of number, symbol")
@@ -170,90 +165,16 @@ func (o Options) Validate() error {
 }
 
 // String returns the options in canonical one-line form, for example "queryfuzz{tables=1..3
-// rows=1..10 ... types=number,symbol ...}". [ParseOptions] reads it back.
-func (o Options) String() string {
-	var b strings.Builder
-	b.WriteString("queryfuzz{")
-	for i, f := range o.ranges() {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(f.key + "=" + f.p.String())
-	}
-	for _, f := range o.ints() {
-		b.WriteString(" " + f.key + "=" + strconv.Itoa(*f.p))
-	}
-	b.WriteString(" types=")
-	for i, t := range o.Types {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(t.String())
-	}
-	b.WriteByte('}')
-	return b.String()
-}
+// rows=1..10 ... types=number,symbol}". [ParseOptions] reads it back.
+func (o Options) String() string { return o.form().String() }
 
 // ParseOptions reads options in the form [Options.String] writes. Keys left out take their
 // defaults; unknown and repeated keys are errors, and so are options that [Options.Validate]
 // rejects.
 func ParseOptions(s string) (Options, error) {
 	o := DefaultOptions()
-	body, ok := strings.CutPrefix(strings.TrimSpace(s), "queryfuzz{")
-	if ok {
-		body, ok = strings.CutSuffix(body, "}")
-	}
-	if !ok {
-		return o, fmt.Errorf("datalog: options %q: want queryfuzz{key=value ...}", s)
-	}
-	seen := map[string]bool{}
-fields:
-	for _, kv := range strings.Fields(body) {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return o, fmt.Errorf("datalog: options: %q is not key=value", kv)
-		}
-		if seen[k] {
-			return o, fmt.Errorf("datalog: options: key %q repeated; give it once", k)
-		}
-		seen[k] = true
-		if k == "types" {
-			o.Types = nil
-			for _, name := range strings.Split(v, ",") {
-				switch name {
-				case "number":
-					o.Types = append(o.Types, Number)
-				case "symbol":
-					o.Types = append(o.Types, Symbol)
-				default:
-					return o, fmt.Errorf("datalog: options: unknown type %q; use number or symbol", name)
-				}
-			}
-			continue
-		}
-		for _, f := range o.ranges() {
-			if f.key == k {
-				lo, hi, ok := strings.Cut(v, "..")
-				a, err1 := strconv.Atoi(lo)
-				b, err2 := strconv.Atoi(hi)
-				if !ok || err1 != nil || err2 != nil {
-					return o, fmt.Errorf("datalog: options: %s=%q: want MIN..MAX", k, v)
-				}
-				*f.p = Range{a, b}
-				continue fields
-			}
-		}
-		for _, f := range o.ints() {
-			if f.key == k {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return o, fmt.Errorf("datalog: options: %s=%q: want an integer", k, v)
-				}
-				*f.p = n
-				continue fields
-			}
-		}
-		return o, fmt.Errorf("datalog: options: unknown key %q", k)
+	if err := o.form().Parse(s); err != nil {
+		return o, err
 	}
 	return o, o.Validate()
 }

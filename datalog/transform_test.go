@@ -331,7 +331,7 @@ func TestTransform(t *testing.T) {
 		}
 	}
 	bad := o
-	bad.Steps = Range{0, 1}
+	bad.Steps = Range{Min: 0, Max: 1}
 	if _, _, _, err := Transform(p, bad, r); err == nil {
 		t.Error("Transform accepted steps=0..1")
 	}
