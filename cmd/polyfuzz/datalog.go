@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -204,7 +203,14 @@ func newDatalogSetup(opts datalog.Options, oracleNames []string, specs dlSpecs) 
 	if err != nil {
 		return nil, err
 	}
-	s := &dlSetup{gen: gen, specs: specs, format: dlFormat{engines: specs.names()}}
+	f := datalog.Format{Dialects: map[string]datalog.Dialect{}}
+	for _, n := range specs.names() {
+		f.Engines = append(f.Engines, n)
+		if mk := dlEngines[n].dialect; mk != nil {
+			f.Dialects[n] = mk()
+		}
+	}
+	s := &dlSetup{gen: gen, specs: specs, format: f}
 	for _, n := range oracleNames {
 		mk, ok := dlOracles[n]
 		if !ok {
@@ -421,96 +427,4 @@ func datalogFact(row []string) string {
 		}
 	}
 	return row[0] + "(" + strings.Join(args, ", ") + ")."
-}
-
-// dlFormat prints Datalog cases: the programs in canonical syntax, and a repro.sh that runs them on
-// each engine with polyfuzz datalog run, and with the engine's own command where it has one.
-type dlFormat struct{ engines []string }
-
-// Ext returns ".dl".
-func (dlFormat) Ext() string { return ".dl" }
-
-// CaseText prints the programs of the given roles, each under a comment naming its role.
-func (dlFormat) CaseText(c *fuzz.Case, roles []string) []byte {
-	var b strings.Builder
-	for _, q := range c.Queries {
-		if len(roles) > 0 && !contains(roles, q.Role) {
-			continue
-		}
-		fmt.Fprintf(&b, "// ---- %s%s\n%s\n", q.Role, dlRoleNote(c, q.Role), q.Text)
-	}
-	return []byte(b.String())
-}
-
-func dlRoleNote(c *fuzz.Case, role string) string {
-	if role == datalog.RoleTrans && c.Params[datalog.ParamExpect] != "" {
-		return fmt.Sprintf(" (expected %s the original's answer; steps %s)", c.Params[datalog.ParamExpect], c.Params[datalog.ParamSteps])
-	}
-	return ""
-}
-
-// Repro writes a script that saves each program and runs it on every engine of the finding.
-func (f dlFormat) Repro(c *fuzz.Case, roles []string, header string) []byte {
-	var b strings.Builder
-	b.WriteString("#!/usr/bin/env bash\n")
-	for _, line := range strings.Split(header, "\n") {
-		b.WriteString("# " + line + "\n")
-	}
-	b.WriteString("set -u\ncd \"$(mktemp -d)\"\n")
-	for i, q := range c.Queries {
-		if len(roles) > 0 && !contains(roles, q.Role) {
-			continue
-		}
-		file := fmt.Sprintf("p%d.dl", i)
-		fmt.Fprintf(&b, "\n# %s%s\ncat > %s <<'POLYFUZZ_EOF'\n%sPOLYFUZZ_EOF\n", q.Role, dlRoleNote(c, q.Role), file, q.Text)
-		for _, e := range f.engines {
-			fmt.Fprintf(&b, "echo '== %s on %s'\n", q.Role, e)
-			if cmd := dlOwnCommand(e, q.Text, fmt.Sprintf("p%d", i)); cmd != "" {
-				b.WriteString(cmd)
-			} else {
-				fmt.Fprintf(&b, "polyfuzz datalog run --engine %s %s\n", e, file)
-			}
-		}
-	}
-	return []byte(b.String())
-}
-
-// dlOwnCommand returns shell lines that run a program with the engine's own command line, or "".
-func dlOwnCommand(engine, program, base string) string {
-	e := dlEngines[engine]
-	if e.dialect == nil {
-		return ""
-	}
-	d, ok := e.dialect().(datalog.Scripter)
-	if !ok {
-		return ""
-	}
-	p, err := datalog.Parse(base+".dl", program)
-	if err != nil {
-		return ""
-	}
-	files, cmd, err := d.Script(p, base)
-	if err != nil {
-		return "# " + strings.ReplaceAll(err.Error(), "\n", " ") + "\n"
-	}
-	var b strings.Builder
-	keys := make([]string, 0, len(files))
-	for k := range files {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, name := range keys {
-		fmt.Fprintf(&b, "mkdir -p \"$(dirname %s)\"; cat > %s <<'POLYFUZZ_EOF'\n%sPOLYFUZZ_EOF\n", name, name, files[name])
-	}
-	b.WriteString(cmd + "\n")
-	return b.String()
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
