@@ -62,13 +62,16 @@ func TestDatalogOraclesFire(t *testing.T) {
 	tests := []struct {
 		name, engine, fault, oracle, prefix string
 		extra                               []string
+		kind                                string // "" for wrong-result
 	}{
 		{"metamorphic drops a tuple", "swipl", "drop-row:transformed", "metamorphic", "metamorphic: swipl: ",
-			[]string{"--ref=false"}},
+			[]string{"--ref=false"}, ""},
 		{"metamorphic adds a tuple", "sqlite", "new-row:transformed", "metamorphic", "metamorphic: sqlite: ",
-			[]string{"--ref=false"}},
-		{"diff drops a tuple", "muz", "drop-row:.", "diff", "diff: ", nil},
-		{"diff adds a tuple", "clingo", "new-row:.", "diff", "diff: ", nil},
+			[]string{"--ref=false"}, ""},
+		{"diff drops a tuple", "muz", "drop-row:.", "diff", "diff: ", nil, ""},
+		{"diff adds a tuple", "clingo", "new-row:.", "diff", "diff: ", nil, ""},
+		{"error on a valid program", "swipl", "error:transformed", "metamorphic", "error: swipl: fault ",
+			[]string{"--ref=false"}, "unexpected-error"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,8 +91,12 @@ func TestDatalogOraclesFire(t *testing.T) {
 			if rec == nil {
 				t.Fatalf("the %s oracle did not fire:\n%s", tc.oracle, stdout)
 			}
-			if rec.Kind.String() != "wrong-result" || rec.Status != campaign.StatusReduced {
-				t.Errorf("%s: kind %s, status %s (%s); want a reduced wrong-result", rec.Title, rec.Kind, rec.Status, rec.Note)
+			kind := tc.kind
+			if kind == "" {
+				kind = "wrong-result"
+			}
+			if rec.Kind.String() != kind || rec.Status != campaign.StatusReduced {
+				t.Errorf("%s: kind %s, status %s (%s); want a reduced %s", rec.Title, rec.Kind, rec.Status, rec.Note, kind)
 			}
 			dir := filepath.Join(out, "findings", rec.Hash)
 			_, orig, red, err := campaign.LoadFinding(dir)
