@@ -22,6 +22,9 @@ type Errors struct {
 	// Chained says that each query of a case builds on the ones before it (an SMT instance and its
 	// get-value): after a query of a run fails, the later queries of that run are not judged.
 	Chained bool
+	// Reference names a trusted target: an engine error on a query that the reference also
+	// rejects with an engine error is expected (the query is invalid, not the engine wrong).
+	Reference string
 }
 
 // Name returns "error".
@@ -44,6 +47,9 @@ func (o Errors) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			}
 		}
 		for i, r := range run.Results {
+			if o.sharedRejection(runs, run.Target, i) {
+				continue
+			}
 			if f := o.classify(c, runs, run.Target, "query", r, c.Queries[i].Text, c.Queries[i].Role); f != nil {
 				return fuzz.Verdict{Checked: true, Finding: f}
 			}
@@ -53,6 +59,32 @@ func (o Errors) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		}
 	}
 	return v
+}
+
+// sharedRejection reports whether target's engine error on query i is shared with the
+// reference: the reference rejected the query too, or, for the reference itself, another engine
+// did. A reference error on a query every other engine answers stays a finding.
+func (o Errors) sharedRejection(runs []fuzz.Run, target string, i int) bool {
+	if o.Reference == "" {
+		return false
+	}
+	rejects := func(run fuzz.Run) bool {
+		return i < len(run.Results) && run.Results[i] != nil && run.Results[i].Status == fuzz.StatusEngineError
+	}
+	ref, other := false, false
+	for _, run := range runs {
+		switch run.Target {
+		case o.Reference:
+			ref = rejects(run)
+		case target:
+		default:
+			other = other || rejects(run)
+		}
+	}
+	if target == o.Reference {
+		return ref && other
+	}
+	return ref
 }
 
 func (o Errors) classify(c *fuzz.Case, runs []fuzz.Run, target, scope string, r *fuzz.Result, stmt, role string) *fuzz.Finding {

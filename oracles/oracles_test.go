@@ -164,3 +164,26 @@ func TestErrorsChained(t *testing.T) {
 	checkVerdict(t, Errors{Expect: expect}.Check(c, runs), "error: cvc4: error symbol x is not declared.", "",
 		fuzz.KindUnexpectedError)
 }
+
+// TestErrorsReference checks that an engine error on a query the reference also rejects is
+// expected, and that the reference's own error is a finding unless another engine rejects too.
+func TestErrorsReference(t *testing.T) {
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "graph.q", Text: "RETURN 1 / 0"}}}
+	bad := &fuzz.Result{Status: fuzz.StatusEngineError, Code: "type", Err: "bad argument"}
+	run := func(target string, r *fuzz.Result) fuzz.Run { return fuzz.Run{Target: target, Results: []*fuzz.Result{r}} }
+	tests := []struct {
+		name  string
+		runs  []fuzz.Run
+		title string
+	}{
+		{"both reject", []fuzz.Run{run("neo4j", bad), run("ref", bad)}, ""},
+		{"engine alone rejects", []fuzz.Run{run("neo4j", bad), run("ref", ok())}, "error: neo4j: type bad argument"},
+		{"reference alone rejects", []fuzz.Run{run("neo4j", ok()), run("ref", bad)}, "error: ref: type bad argument"},
+		{"reference and one of two reject", []fuzz.Run{run("falkordb", ok()), run("neo4j", bad), run("ref", bad)}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			checkVerdict(t, Errors{Reference: "ref"}.Check(c, tc.runs), tc.title, "", fuzz.KindUnexpectedError)
+		})
+	}
+}
