@@ -251,6 +251,7 @@ figure { margin: 0 0 1.5em 0; }
 <tr><th>Statements</th><td class="num">{{.Statements}}</td></tr>
 <tr><th>Valid statements</th><td class="num">{{$.ValidRate}}</td></tr>
 <tr><th>Skipped checks</th><td>{{range $r, $n := .Skips}}{{$r}}: {{$n}}<br>{{else}}none{{end}}</td></tr>
+<tr><th>Notes</th><td>{{range $r, $n := .Notes}}{{$r}}: {{$n}}<br>{{else}}none{{end}}</td></tr>
 <tr><th>Unique findings</th><td>{{range $k, $n := .Findings}}{{$k}}: {{$n}}<br>{{else}}none{{end}}</td></tr>
 <tr><th>Hits</th><td class="num">{{.Hits}}</td></tr>
 <tr><th>Harness efficiency (target time / worker time)</th><td class="num">{{$.Efficiency}}</td></tr>

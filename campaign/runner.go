@@ -69,6 +69,7 @@ type counters struct {
 	tests, checks, hits atomic.Int64
 	mu                  sync.Mutex
 	skips               map[string]int64
+	notes               map[string]int64
 	kinds               map[string]int64
 	newFindings         int
 	seen                map[string]*Record
@@ -161,7 +162,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		defer t.Stop()
 	}
 
-	c := &counters{skips: map[string]int64{}, kinds: map[string]int64{}, seen: map[string]*Record{}, retries: map[string]int{}}
+	c := &counters{skips: map[string]int64{}, notes: map[string]int64{}, kinds: map[string]int64{}, seen: map[string]*Record{}, retries: map[string]int{}}
 	meta := Meta{Options: cfg.Options, Format: cfg.Format, Replay: cfg.Replay}
 	meta.Targets = info.Targets
 	var nextGroup atomic.Uint64
@@ -250,6 +251,7 @@ func (c *counters) sample(start, now time.Time, prev *Sample) Sample {
 		Tests: c.tests.Load(), Checks: c.checks.Load(), Hits: c.hits.Load()}
 	c.mu.Lock()
 	s.Skips = maps(c.skips)
+	s.Notes = maps(c.notes)
 	s.Findings = maps(c.kinds)
 	c.mu.Unlock()
 	for _, w := range c.workers {
@@ -329,7 +331,7 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 		w.stats.mu.Unlock()
 	}
 	defer flush()
-	skips := map[string]int64{}
+	skips, notes := map[string]int64{}, map[string]int64{}
 	check := func(cs *fuzz.Case, runs []fuzz.Run) error {
 		checks := int64(0)
 		for _, o := range cfg.Oracles {
@@ -339,6 +341,9 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 			}
 			for _, p := range v.Partial {
 				skips[o.Name()+": "+p]++
+			}
+			for _, n := range v.Notes {
+				notes[o.Name()+": "+n]++
 			}
 			if v.Checked && o.Name() != "error" {
 				checks++
@@ -419,13 +424,17 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 			}
 		}
 		flush()
-		if len(skips) > 0 {
+		if len(skips) > 0 || len(notes) > 0 {
 			w.c.mu.Lock()
 			for k, v := range skips {
 				w.c.skips[k] += v
 			}
+			for k, v := range notes {
+				w.c.notes[k] += v
+			}
 			w.c.mu.Unlock()
 			clear(skips)
+			clear(notes)
 		}
 	}
 	return nil
@@ -556,6 +565,23 @@ func keepRoles(c *fuzz.Case, roles []string) *fuzz.Case {
 	return d
 }
 
+// writeCounts writes a line of counts by reason, sorted, if there are any.
+func writeCounts(b *strings.Builder, what string, counts map[string]int64) {
+	if len(counts) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b.WriteString("  " + what + ":")
+	for _, k := range keys {
+		fmt.Fprintf(b, " [%s] %d", k, counts[k])
+	}
+	b.WriteString("\n")
+}
+
 // SummaryText formats the end-of-campaign summary for people.
 func SummaryText(s *Summary, dir string) string {
 	var b strings.Builder
@@ -570,18 +596,8 @@ func SummaryText(s *Summary, dir string) string {
 		t.Checks, t.ChecksPerSec, t.ChecksPerSec/float64(max(1, s.Info.Workers)))
 	fmt.Fprintf(&b, "  statements %d, valid %.1f%%, harness efficiency %.2f (time in targets / worker time)\n",
 		t.Statements, 100*ratio(t.Valid, t.Statements), t.Efficiency)
-	if len(t.Skips) > 0 {
-		keys := make([]string, 0, len(t.Skips))
-		for k := range t.Skips {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b.WriteString("  skipped checks:")
-		for _, k := range keys {
-			fmt.Fprintf(&b, " [%s] %d", k, t.Skips[k])
-		}
-		b.WriteString("\n")
-	}
+	writeCounts(&b, "skipped checks", t.Skips)
+	writeCounts(&b, "notes", t.Notes)
 	fmt.Fprintf(&b, "  findings: %d new, %d hit in all (%d hits)\n", len(s.New), len(s.Seen), t.Hits)
 	for _, r := range s.Seen {
 		mark := " "

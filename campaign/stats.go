@@ -20,6 +20,8 @@ type Sample struct {
 	TestsPerSec  float64 `json:"tests_per_s"`
 	// Skips counts skipped checks by reason.
 	Skips map[string]int64 `json:"skips,omitempty"`
+	// Notes counts the oracles' observations by name (fuzz.Verdict.Notes).
+	Notes map[string]int64 `json:"notes,omitempty"`
 	// Findings counts unique findings by kind; Hits counts every finding hit, duplicates included.
 	Findings map[string]int64 `json:"findings,omitempty"`
 	Hits     int64            `json:"hits"`

@@ -196,6 +196,9 @@ type Verdict struct {
 	// Partial lists why parts of a made check were left out (an engine of several that could not
 	// answer); each reason is counted like a skip.
 	Partial []string
+	// Notes are observations to count that are neither skips nor findings (a query that returned
+	// no rows on the reference); a campaign's stats report how often each one was made.
+	Notes []string
 }
 
 // Kind classifies a finding.

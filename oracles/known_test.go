@@ -43,3 +43,26 @@ func TestKnown(t *testing.T) {
 		})
 	}
 }
+
+func TestEmptiness(t *testing.T) {
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "graph.q"}, {Role: "tlp.orig"}, {Role: "other"}}}
+	rows := func(n int) *fuzz.Result {
+		r := &fuzz.Result{Status: fuzz.StatusOK}
+		for range n {
+			r.Rows = append(r.Rows, []string{"i:1"})
+		}
+		return r
+	}
+	runs := []fuzz.Run{
+		{Target: "neo4j", Results: []*fuzz.Result{rows(0), rows(0), rows(0)}},
+		{Target: "ref", Results: []*fuzz.Result{rows(2), {Status: fuzz.StatusEngineError}, rows(0)}},
+	}
+	v := Emptiness{Target: "ref", Prefixes: []string{"graph.", "tlp."}}.Check(c, runs)
+	if got := strings.Join(v.Notes, ","); got != "non-empty,failed" || v.Checked || v.Finding != nil || v.Skip != "" {
+		t.Errorf("verdict %+v, want notes non-empty,failed only", v)
+	}
+	runs[1].Results[0] = rows(0)
+	if got := strings.Join(Emptiness{Target: "ref", Prefixes: []string{"graph."}}.Check(c, runs).Notes, ","); got != "empty" {
+		t.Errorf("notes %q, want empty", got)
+	}
+}
