@@ -170,7 +170,9 @@ func TestErrorsChained(t *testing.T) {
 func TestErrorsReference(t *testing.T) {
 	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "graph.q", Text: "RETURN 1 / 0"}}}
 	bad := &fuzz.Result{Status: fuzz.StatusEngineError, Code: "type", Err: "bad argument"}
-	run := func(target string, r *fuzz.Result) fuzz.Run { return fuzz.Run{Target: target, Results: []*fuzz.Result{r}} }
+	run := func(target string, r *fuzz.Result) fuzz.Run {
+		return fuzz.Run{Target: target, Results: []*fuzz.Result{r}}
+	}
 	tests := []struct {
 		name  string
 		runs  []fuzz.Run
