@@ -332,6 +332,24 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 	}
 	defer flush()
 	skips, notes := map[string]int64{}, map[string]int64{}
+	// tally moves the worker's skip and note counts to the campaign's, also when the worker
+	// stops in the middle of a setup group.
+	tally := func() {
+		if len(skips) == 0 && len(notes) == 0 {
+			return
+		}
+		w.c.mu.Lock()
+		for k, v := range skips {
+			w.c.skips[k] += v
+		}
+		for k, v := range notes {
+			w.c.notes[k] += v
+		}
+		w.c.mu.Unlock()
+		clear(skips)
+		clear(notes)
+	}
+	defer tally()
 	check := func(cs *fuzz.Case, runs []fuzz.Run) error {
 		checks := int64(0)
 		for _, o := range cfg.Oracles {
@@ -424,18 +442,7 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 			}
 		}
 		flush()
-		if len(skips) > 0 || len(notes) > 0 {
-			w.c.mu.Lock()
-			for k, v := range skips {
-				w.c.skips[k] += v
-			}
-			for k, v := range notes {
-				w.c.notes[k] += v
-			}
-			w.c.mu.Unlock()
-			clear(skips)
-			clear(notes)
-		}
+		tally()
 	}
 	return nil
 }

@@ -190,7 +190,7 @@ type HasLabels struct {
 
 func (*Lit) isExpr()       {}
 func (*Var) isExpr()       {}
-func (*Property) isExpr()      {}
+func (*Property) isExpr()  {}
 func (*Unary) isExpr()     {}
 func (*IsNull) isExpr()    {}
 func (*Binary) isExpr()    {}

@@ -47,6 +47,34 @@ type Options struct {
 	// StrLen is the length of string values, alphanumeric characters and spaces. Deviation:
 	// GDsmith uses SQLancer's random strings (default 0..8).
 	StrLen Range
+
+	// The query generator's options ([QueryGen]).
+
+	// Clauses is the number of clauses between the first MATCH and the RETURN, drawn from
+	// MATCH, OPTIONAL MATCH, WITH and UNWIND. GDsmith's --max-clause-size is 9; the default 1..5
+	// keeps queries short enough to read and fast on every engine.
+	Clauses Range
+	// Patterns is the number of comma-separated patterns of one MATCH.
+	Patterns Range
+	// PathLen is the number of relationships of one pattern (0: a lone node).
+	PathLen Range
+	// Depth bounds the nesting of generated expressions.
+	Depth int
+	// Where is the percentage of MATCH clauses that get a WHERE (WITH gets one half as often).
+	Where int
+	// Optional is the percentage of added MATCH clauses that are OPTIONAL MATCH.
+	Optional int
+	// Union is the percentage of queries that are the UNION (or UNION ALL) of two.
+	Union int
+	// Order is the percentage of RETURNs that get ORDER BY with SKIP and/or LIMIT, when their
+	// items allow a deterministic order.
+	Order int
+	// Guided is 1 for GDsmith's guided conditions (compared3), 0 for random ones (its compared2
+	// baseline; patterns stay guided).
+	Guided int
+	// Queries is the number of consecutive cases that share one graph (GDsmith's
+	// --num-queries: 1000).
+	Queries int
 }
 
 // DefaultOptions returns GDsmith's default graph parameters and polyfuzz's defaults for its
@@ -64,6 +92,16 @@ func DefaultOptions() Options {
 		Pool:      20,
 		Ints:      Range{Min: math.MinInt32, Max: math.MaxInt32},
 		StrLen:    Range{Min: 0, Max: 8},
+		Clauses:   Range{Min: 1, Max: 5},
+		Patterns:  Range{Min: 1, Max: 2},
+		PathLen:   Range{Min: 0, Max: 3},
+		Depth:     3,
+		Where:     70,
+		Optional:  25,
+		Union:     10,
+		Order:     20,
+		Guided:    1,
+		Queries:   100,
 	}
 }
 
@@ -87,6 +125,16 @@ func (o *Options) form() genopts.Form {
 			n("max-labels", &o.MaxLabels, 0, 8),
 			n("presence", &o.Presence, 0, 100),
 			n("pool", &o.Pool, 1, 1000),
+			r("clauses", &o.Clauses, 0, 20),
+			r("patterns", &o.Patterns, 1, 5),
+			r("pathlen", &o.PathLen, 0, 6),
+			n("depth", &o.Depth, 0, 6),
+			n("where", &o.Where, 0, 100),
+			n("optional", &o.Optional, 0, 100),
+			n("union", &o.Union, 0, 100),
+			n("order", &o.Order, 0, 100),
+			n("guided", &o.Guided, 0, 1),
+			n("queries", &o.Queries, 1, 1<<16),
 		},
 		List: func() []string {
 			var names []string

@@ -11,6 +11,8 @@ func TestOptionsRoundTrip(t *testing.T) {
 	wide.PropTypes = []Type{Boolean, Float, String, Integer}
 	wide.Ints = Range{Min: -1 << 62, Max: 1 << 62}
 	wide.Nodes, wide.MaxLabels, wide.Presence, wide.Pool = 1, 0, 0, 1
+	wide.Clauses, wide.Patterns, wide.PathLen = Range{Min: 0, Max: 20}, Range{Min: 5, Max: 5}, Range{Min: 0, Max: 6}
+	wide.Depth, wide.Where, wide.Optional, wide.Union, wide.Order, wide.Guided, wide.Queries = 0, 100, 0, 100, 0, 0, 1<<16
 	wide.Keys, wide.Rels, wide.StrLen = Range{Min: 0, Max: 0}, Range{Min: 0, Max: 1000}, Range{Min: 3, Max: 3}
 	for _, o := range []Options{DefaultOptions(), wide} {
 		s := o.String()
@@ -29,7 +31,8 @@ func TestOptionsRoundTrip(t *testing.T) {
 		t.Errorf("ParseOptions(gdsmith{}) = %+v, %v; want the defaults", got, err)
 	}
 	want := "gdsmith{labels=5..7 reltypes=5..7 keys=5..7 rels=50..199 ints=-2147483648..2147483647 " +
-		"strlen=0..8 nodes=128 max-labels=3 presence=95 pool=20 proptypes=integer,string,boolean}"
+		"strlen=0..8 nodes=128 max-labels=3 presence=95 pool=20 clauses=1..5 patterns=1..2 pathlen=0..3 " +
+		"depth=3 where=70 optional=25 union=10 order=20 guided=1 queries=100 proptypes=integer,string,boolean}"
 	if s := DefaultOptions().String(); s != want {
 		t.Errorf("DefaultOptions().String() = %q, want %q", s, want)
 	}
@@ -55,6 +58,11 @@ func TestParseOptionsErrors(t *testing.T) {
 		{"gdsmith{proptypes=integer,date}", `unknown property type "date"`},
 		{"gdsmith{proptypes=}", `unknown property type ""`},
 		{"gdsmith{proptypes=string,string}", "listed twice"},
+		{"gdsmith{clauses=0..21}", "out of range"},
+		{"gdsmith{patterns=0..1}", "out of range"},
+		{"gdsmith{guided=2}", "out of range"},
+		{"gdsmith{queries=0}", "out of range"},
+		{"gdsmith{queries=65537}", "out of range"},
 	} {
 		_, err := ParseOptions(tc.in)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

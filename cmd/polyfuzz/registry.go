@@ -306,8 +306,10 @@ func rebuild(ctx context.Context, rec *campaign.Record) (*rebuilt, error) {
 		return rebuildSMT(ctx, rec)
 	case "datalog":
 		return rebuildDatalog(rec)
+	case "graph":
+		return rebuildGraph(rec)
 	}
-	return nil, fmt.Errorf("finding of domain %q: this polyfuzz replays sql, smt and datalog findings", rec.Domain)
+	return nil, fmt.Errorf("finding of domain %q: this polyfuzz replays sql, smt, datalog and graph findings", rec.Domain)
 }
 
 // rebuildSQL rebuilds what produced a stored SQL finding.

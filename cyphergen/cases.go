@@ -1,0 +1,100 @@
+package cyphergen
+
+import (
+	"math/rand/v2"
+	"sync"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// Roles of a graph case's queries.
+const (
+	RoleQuery = "graph.q" // a general query, compared across engines
+	// The oracles.TLP "where" layout: rows(orig) = rows(p) ⊎ rows(notp) ⊎ rows(null).
+	RoleTLPOrig = "tlp.orig"
+	RoleTLPP    = "tlp.p"
+	RoleTLPNotP = "tlp.notp"
+	RoleTLPNull = "tlp.null"
+)
+
+// queryStream is the PCG stream of a case's query generator.
+const queryStream = 0x6379706865722d71 // "cypher-q"
+
+// graphCacheSize is how many graphs a Generator keeps.
+const graphCacheSize = 8
+
+// Generator makes graph cases (a fuzz.Generator and fuzz.SetupSharer): the setup creates the
+// graph drawn from fuzz.SetupSeed(seed), so that Options.Queries consecutive cases share one
+// graph, and the queries are drawn from the whole seed. It is safe for concurrent use.
+type Generator struct {
+	o               Options
+	gen             string
+	avoid           map[string]bool
+	diff, partition bool
+
+	mu    sync.Mutex
+	cache map[uint64]*graphEntry
+	ring  []uint64 // insertion order, for eviction
+}
+
+type graphEntry struct {
+	gi    *graphInfo
+	setup []string
+}
+
+// NewGenerator returns a generator of cases with a general query (role "graph.q") when diff,
+// and a query with its three partitions (roles "tlp.orig", "tlp.p", "tlp.notp", "tlp.null")
+// when partition, never using a feature in avoid.
+func NewGenerator(o Options, avoid map[string]bool, diff, partition bool) *Generator {
+	return &Generator{o: o, gen: o.String(), avoid: avoid, diff: diff, partition: partition,
+		cache: map[uint64]*graphEntry{}}
+}
+
+// CasesPerSetup returns Options.Queries: how many consecutive cases share one graph.
+func (g *Generator) CasesPerSetup() int { return g.o.Queries }
+
+// Generate returns the case of seed; the same seed and options always give the same case.
+func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
+	ge, err := g.graph(fuzz.SetupSeed(seed))
+	if err != nil {
+		return nil, err
+	}
+	qg := newQueryGen(g.o, ge.gi, g.avoid, rand.New(rand.NewPCG(seed, queryStream)))
+	c := &fuzz.Case{Domain: "graph", Gen: g.gen, Seed: seed, Setup: append([]string(nil), ge.setup...)}
+	if g.diff {
+		c.Queries = append(c.Queries, fuzz.Query{Role: RoleQuery, Text: qg.Query().String()})
+	}
+	if g.partition {
+		orig, p, notp, null := qg.Partition()
+		c.Queries = append(c.Queries,
+			fuzz.Query{Role: RoleTLPOrig, Text: orig.String()}, fuzz.Query{Role: RoleTLPP, Text: p.String()},
+			fuzz.Query{Role: RoleTLPNotP, Text: notp.String()}, fuzz.Query{Role: RoleTLPNull, Text: null.String()})
+	}
+	return c, nil
+}
+
+// graph returns the graph of a setup seed, from the cache when it is there.
+func (g *Generator) graph(setup uint64) (*graphEntry, error) {
+	g.mu.Lock()
+	ge, ok := g.cache[setup]
+	g.mu.Unlock()
+	if ok {
+		return ge, nil
+	}
+	gr, err := Generate(g.o, setup)
+	if err != nil {
+		return nil, err
+	}
+	ge = &graphEntry{gi: newGraphInfo(gr), setup: gr.Statements()}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.cache[setup]; !ok {
+		if len(g.ring) == graphCacheSize {
+			delete(g.cache, g.ring[0])
+			g.ring = g.ring[1:]
+		}
+		g.cache[setup] = ge
+		g.ring = append(g.ring, setup)
+	}
+	return g.cache[setup], nil
+}

@@ -1,0 +1,224 @@
+package cyphergen
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/polyfuzz/polyfuzz/cypherval"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// Divergence is one known semantic difference between graph engines: a place where an engine's
+// answer differs from Neo4j's (which the reference evaluator follows) by design, by a documented
+// limitation, or by a bug its developers already know. The catalogue is data used twice: to steer
+// generation away from the difference when one of its engines is tested (Steer), and to classify
+// a discrepancy that still shows as this known divergence rather than a candidate bug.
+type Divergence struct {
+	ID string
+	// Engines are the engines that answer differently.
+	Engines []string
+	// Features are query features ([Features]) any of which may show the difference; a
+	// discrepancy on a query that uses one of them is explained by this entry.
+	Features []string
+	// Error, when set, is a regexp of the engine's error message for the difference: that error
+	// is expected from these engines, not a finding.
+	Error string
+	// Model, when set, is the engines' behaviour as the reference evaluator models it: a
+	// discrepancy is explained when the engine's rows equal the reference's under Model, as
+	// sets when SetOnly (the engine may merge rows that differ only in elements the query does
+	// not name; the difference is then one of multiplicity alone).
+	Model   *Semantics
+	SetOnly bool
+	// Steer makes generation avoid Features when one of Engines is tested.
+	Steer bool
+	// Summary says what differs; Evidence where it is recorded.
+	Summary, Evidence string
+}
+
+// Catalogue is the catalogue of known semantic differences; docs/graph.md lists it with the
+// campaigns that met each entry.
+var Catalogue = []Divergence{
+	{
+		ID: "falkordb-rel-uniqueness", Engines: []string{"falkordb"},
+		Model: &Semantics{RepeatableRels: true}, SetOnly: true,
+		Summary: "FalkorDB lets one relationship match several relationship patterns of a MATCH (no relationship " +
+			"uniqueness), and merges the matches that differ only in relationships and intermediate nodes the " +
+			"query does not name elsewhere (parallel relationships, two paths through different middle nodes " +
+			"count once). Explained when FalkorDB's distinct rows equal the reference's without relationship " +
+			"uniqueness; a count or sum over such a MATCH still shows as a finding",
+		Evidence: "docs.falkordb.com/cypher/known-limitations (Relationship uniqueness in patterns); GDsmith's RedisGraph case study",
+	},
+	{
+		ID: "falkordb-rel-rebound", Engines: []string{"falkordb"}, Features: []string{"rel-rebound"}, Steer: true,
+		Error:    `Cannot use the same relationship variable .* for multiple patterns`,
+		Summary:  "FalkorDB rejects a relationship variable bound by an earlier pattern when a later pattern names it again",
+		Evidence: "FalkorDB 4.16.3 error: Cannot use the same relationship variable 'r1' for multiple patterns.",
+	},
+	{
+		ID: "integer-overflow", Engines: []string{"falkordb", "memgraph"},
+		Summary:  "64-bit integer overflow: Neo4j raises an error, FalkorDB and Memgraph wrap around; generation bounds every integer expression below 2^62",
+		Evidence: "memgraph#4387, #4429; FalkorDB#2228, #259; RedisGraph#2214",
+	},
+	{
+		ID: "float-digits", Engines: []string{"falkordb"},
+		Summary:  "FalkorDB prints doubles with 15 significant digits; every engine's floats are compared after rounding to 15 digits (cypherval.Round15)",
+		Evidence: "RedisGraph#2417, #553; FalkorDB#312, #2651; docs/falkordb-notes.md",
+	},
+	{
+		ID: "tofloat-integer", Engines: []string{"falkordb"}, Features: []string{"fn:tofloat"}, Steer: true,
+		Summary:  "FalkorDB's toFloat of an integer returns an integer",
+		Evidence: "FalkorDB#2223",
+	},
+	{
+		ID: "memgraph-functions", Engines: []string{"memgraph"},
+		Features: []string{"agg:percentiledisc", "agg:percentilecont", "agg:stdev", "agg:stdevp"}, Steer: true,
+		Error:    `Function '.*' doesn't exist`,
+		Summary:  "Memgraph lacks percentileDisc, percentileCont, stDev and stDevP",
+		Evidence: "Dinkel targets-config.yml (memgraph)",
+	},
+	{
+		ID: "memgraph-type-compare", Engines: []string{"memgraph"},
+		Error:    `Comparison is not defined for values of type|^Invalid types:`,
+		Summary:  "Memgraph raises an error comparing values of different types where Neo4j returns null",
+		Evidence: "Dinkel targets-config.yml (memgraph)",
+	},
+}
+
+// Avoid returns the features generation must avoid when the given engines are tested together:
+// those their profiles cannot take ([Profiles]) and those of steered catalogue entries.
+func Avoid(engines []string) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range engines {
+		for _, f := range Profiles[e].Avoid {
+			out[f] = true
+		}
+	}
+	for _, d := range Catalogue {
+		if !d.Steer || !slices.ContainsFunc(d.Engines, func(e string) bool { return slices.Contains(engines, e) }) {
+			continue
+		}
+		for _, f := range d.Features {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// ExplainDiff returns the ids of the catalogued divergences that account for a differential
+// finding (comma-separated), or "" when some engine it blames is not accounted for. An engine's
+// answer is accounted for by an entry of that engine whose features a query of the finding uses,
+// or whose Model gives exactly the engine's rows on the case's graph.
+func ExplainDiff(f *fuzz.Finding) string {
+	engines := enginesOfTitle(f.Title)
+	if len(engines) == 0 || f.Case == nil {
+		return ""
+	}
+	var ids []string
+	for _, e := range engines {
+		id := explainEngine(f, e)
+		if id == "" {
+			return ""
+		}
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return strings.Join(ids, ",")
+}
+
+// explainEngine returns the id of the first entry that accounts for engine's answers.
+func explainEngine(f *fuzz.Finding, engine string) string {
+	var run *fuzz.Run
+	for i := range f.Runs {
+		if f.Runs[i].Target == engine {
+			run = &f.Runs[i]
+		}
+	}
+	features := map[string]bool{}
+	var queries []int
+	for i, q := range f.Case.Queries {
+		if len(f.Roles) > 0 && !slices.Contains(f.Roles, q.Role) {
+			continue
+		}
+		queries = append(queries, i)
+		if pq, err := ParseQuery(q.Text); err == nil {
+			for _, ft := range Features(pq) {
+				features[ft] = true
+			}
+		}
+	}
+	for _, d := range Catalogue {
+		if !slices.Contains(d.Engines, engine) {
+			continue
+		}
+		if slices.ContainsFunc(d.Features, func(ft string) bool { return features[ft] }) {
+			return d.ID
+		}
+		if d.Model != nil && run != nil && modelAgrees(f.Case, queries, run, *d.Model, d.SetOnly) {
+			return d.ID
+		}
+	}
+	return ""
+}
+
+// modelAgrees reports whether the reference under sem gives run's rows, as multisets (as sets
+// when setOnly), for every query of qs on the case's graph.
+func modelAgrees(c *fuzz.Case, qs []int, run *fuzz.Run, sem Semantics, setOnly bool) bool {
+	g := &Graph{}
+	for _, s := range c.Setup {
+		if g.Apply(s) != nil {
+			return false
+		}
+	}
+	for _, i := range qs {
+		if i >= len(run.Results) || run.Results[i].Failed() {
+			return false
+		}
+		q, err := ParseQuery(c.Queries[i].Text)
+		if err != nil {
+			return false
+		}
+		_, rows, err := g.RunSemantics(q, sem)
+		if err != nil {
+			return false
+		}
+		want, got := map[string]int{}, map[string]int{}
+		for _, r := range rows {
+			want[strings.Join(cypherval.CanonRow(r), "\x1f")]++
+		}
+		for _, r := range run.Results[i].Rows {
+			got[strings.Join(r, "\x1f")]++
+		}
+		if len(want) != len(got) {
+			return false
+		}
+		for k, n := range want {
+			if m, ok := got[k]; !ok || !setOnly && m != n {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// ExpectedError returns the id of the catalogued divergence whose error an engine gave, or "".
+// The messages are specific enough not to need the engine's name.
+func ExpectedError(msg string) string {
+	for _, d := range Catalogue {
+		if d.Error != "" && regexp.MustCompile(d.Error).MatchString(msg) {
+			return d.ID
+		}
+	}
+	return ""
+}
+
+// enginesOfTitle returns the engines a differential finding's title blames: "diff: a,b: returns
+// different rows than ref" gives a and b.
+func enginesOfTitle(title string) []string {
+	parts := strings.SplitN(title, ": ", 3)
+	if len(parts) < 3 {
+		return nil
+	}
+	return strings.Split(parts[1], ",")
+}

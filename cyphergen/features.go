@@ -1,0 +1,235 @@
+package cyphergen
+
+import (
+	"slices"
+	"strings"
+)
+
+// Features returns the features q uses, sorted and deduplicated. Feature names are what
+// [Profile] and the catalogue of known semantic differences refer to:
+//
+//	optional-match    OPTIONAL MATCH
+//	match-where       WHERE on a MATCH or OPTIONAL MATCH
+//	with              WITH
+//	with-distinct     WITH DISTINCT
+//	with-where        WHERE after WITH
+//	unwind            UNWIND
+//	union, union-all  UNION, UNION ALL
+//	return-distinct   RETURN DISTINCT
+//	order-by          ORDER BY (on WITH or RETURN)
+//	skip, limit       SKIP, LIMIT
+//	aggregate         any aggregate call
+//	agg:<name>        each aggregate, lowercase (agg:count, agg:sum, agg:collect, ...)
+//	agg-distinct      an aggregate of DISTINCT values
+//	fn:<name>         each other function, lowercase (fn:toupper, fn:substring, ...)
+//	op:<op>           each binary operator, lowercase (op:and, op:+, op:starts with, op:in, ...);
+//	                  op:not for NOT and op:neg for unary minus
+//	case              CASE (either form)
+//	list              a list literal [...]
+//	index             list indexing x[i]
+//	label-test        a label predicate n:L in an expression
+//	is-null           IS NULL or IS NOT NULL
+//	multi-type        a relationship pattern with type alternatives :T1|T2
+//	undirected        an undirected relationship pattern (a)-[r]-(b)
+//	prop-map          an inline property map in a pattern {k: v}
+//	rel-rebound       a relationship variable named by more than one pattern
+func Features(q *Query) []string {
+	set := map[string]bool{}
+	if relRebound(q) {
+		set["rel-rebound"] = true
+	}
+	for i, p := range q.Parts {
+		if i > 0 {
+			if q.All[i-1] {
+				set["union-all"] = true
+			} else {
+				set["union"] = true
+			}
+		}
+		for _, c := range p.Clauses {
+			clauseFeatures(c, set)
+		}
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// relRebound reports whether a relationship variable appears in more than one pattern.
+func relRebound(q *Query) bool {
+	for _, p := range q.Parts {
+		seen := map[string]bool{}
+		for _, c := range p.Clauses {
+			m, ok := c.(*Match)
+			if !ok {
+				continue
+			}
+			for _, pat := range m.Patterns {
+				for _, r := range pat.Rels {
+					if r.Var != "" && seen[r.Var] {
+						return true
+					}
+					seen[r.Var] = true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func clauseFeatures(c Clause, set map[string]bool) {
+	switch c := c.(type) {
+	case *Match:
+		if c.Optional {
+			set["optional-match"] = true
+		}
+		for _, p := range c.Patterns {
+			patternFeatures(p, set)
+		}
+		if c.Where != nil {
+			set["match-where"] = true
+			exprFeatures(c.Where, set)
+		}
+	case *Unwind:
+		set["unwind"] = true
+		exprFeatures(c.List, set)
+	case *With:
+		set["with"] = true
+		if c.Distinct {
+			set["with-distinct"] = true
+		}
+		projFeatures(&c.Projection, set)
+		if c.Where != nil {
+			set["with-where"] = true
+			exprFeatures(c.Where, set)
+		}
+	case *Return:
+		if c.Distinct {
+			set["return-distinct"] = true
+		}
+		projFeatures(&c.Projection, set)
+	}
+}
+
+func projFeatures(p *Projection, set map[string]bool) {
+	for _, it := range p.Items {
+		exprFeatures(it.Expr, set)
+	}
+	if len(p.Order) > 0 {
+		set["order-by"] = true
+	}
+	for _, s := range p.Order {
+		exprFeatures(s.Expr, set)
+	}
+	if p.Skip != nil {
+		set["skip"] = true
+	}
+	if p.Limit != nil {
+		set["limit"] = true
+	}
+}
+
+func patternFeatures(p Pattern, set map[string]bool) {
+	for _, n := range p.Nodes {
+		if len(n.Props) > 0 {
+			set["prop-map"] = true
+		}
+		for _, pe := range n.Props {
+			exprFeatures(pe.Val, set)
+		}
+	}
+	for _, r := range p.Rels {
+		if len(r.Props) > 0 {
+			set["prop-map"] = true
+		}
+		for _, pe := range r.Props {
+			exprFeatures(pe.Val, set)
+		}
+		if len(r.Types) > 1 {
+			set["multi-type"] = true
+		}
+		if r.Dir == Both {
+			set["undirected"] = true
+		}
+	}
+}
+
+// exprFeature returns the feature of one expression node without its operands ("" for none).
+func exprFeature(e Expr) string {
+	switch e := e.(type) {
+	case *Unary:
+		if e.Op == "NOT" {
+			return "op:not"
+		}
+		return "op:neg"
+	case *IsNull:
+		return "is-null"
+	case *Binary:
+		return "op:" + strings.ToLower(e.Op)
+	case *Call:
+		name := strings.ToLower(e.Name)
+		if Aggregates[name] {
+			return "agg:" + name
+		}
+		return "fn:" + name
+	case *Case:
+		return "case"
+	case *ListExpr:
+		return "list"
+	case *Index:
+		return "index"
+	case *HasLabels:
+		return "label-test"
+	}
+	return ""
+}
+
+func exprFeatures(e Expr, set map[string]bool) {
+	if f := exprFeature(e); f != "" {
+		set[f] = true
+	}
+	switch e := e.(type) {
+	case *Property:
+		exprFeatures(e.X, set)
+	case *Unary:
+		exprFeatures(e.X, set)
+	case *IsNull:
+		exprFeatures(e.X, set)
+	case *Binary:
+		exprFeatures(e.L, set)
+		exprFeatures(e.R, set)
+	case *Call:
+		if Aggregates[strings.ToLower(e.Name)] {
+			set["aggregate"] = true
+			if e.Distinct {
+				set["agg-distinct"] = true
+			}
+		}
+		for _, a := range e.Args {
+			exprFeatures(a, set)
+		}
+	case *Case:
+		if e.Test != nil {
+			exprFeatures(e.Test, set)
+		}
+		for _, w := range e.Whens {
+			exprFeatures(w.Cond, set)
+			exprFeatures(w.Then, set)
+		}
+		if e.Else != nil {
+			exprFeatures(e.Else, set)
+		}
+	case *ListExpr:
+		for _, x := range e.Elems {
+			exprFeatures(x, set)
+		}
+	case *Index:
+		exprFeatures(e.X, set)
+		exprFeatures(e.I, set)
+	case *HasLabels:
+		exprFeatures(e.X, set)
+	}
+}
