@@ -86,35 +86,44 @@ func hasLimit(q *Query) bool {
 
 // runState holds one Run's lazily built indexes.
 type runState struct {
-	g        *Graph
-	sem      Semantics
-	nodeVals []cypherval.Val
-	relVals  []cypherval.Val
-	byLabel  map[string][]int
-	out, in  [][]int // relationship indexes by source and by target node
+	g   *Graph
+	sem Semantics
+	*graphIndex
 }
 
+// graphIndex holds a graph's elements as values, by label and by endpoint.
+type graphIndex struct {
+	nodes, rels int // the graph's sizes when it was built
+	nodeVals    []cypherval.Val
+	relVals     []cypherval.Val
+	byLabel     map[string][]int
+	out, in     [][]int // relationship indexes by source and by target node
+}
+
+// index makes st's index current: the graph's, built when the graph has none or has grown.
 func (st *runState) index() {
-	if st.byLabel != nil {
-		return
-	}
 	g := st.g
-	st.nodeVals = make([]cypherval.Val, len(g.Nodes))
-	st.byLabel = map[string][]int{}
-	for i, n := range g.Nodes {
-		st.nodeVals[i] = g.NodeVal(i)
-		for _, l := range n.Labels {
-			st.byLabel[l] = append(st.byLabel[l], i)
+	if g.idx == nil || g.idx.nodes != len(g.Nodes) || g.idx.rels != len(g.Rels) {
+		x := &graphIndex{nodes: len(g.Nodes), rels: len(g.Rels)}
+		x.nodeVals = make([]cypherval.Val, len(g.Nodes))
+		x.byLabel = map[string][]int{}
+		for i, n := range g.Nodes {
+			x.nodeVals[i] = g.NodeVal(i)
+			for _, l := range n.Labels {
+				x.byLabel[l] = append(x.byLabel[l], i)
+			}
 		}
+		x.relVals = make([]cypherval.Val, len(g.Rels))
+		x.out = make([][]int, len(g.Nodes))
+		x.in = make([][]int, len(g.Nodes))
+		for i, r := range g.Rels {
+			x.relVals[i] = g.RelVal(i)
+			x.out[r.From] = append(x.out[r.From], i)
+			x.in[r.To] = append(x.in[r.To], i)
+		}
+		g.idx = x
 	}
-	st.relVals = make([]cypherval.Val, len(g.Rels))
-	st.out = make([][]int, len(g.Nodes))
-	st.in = make([][]int, len(g.Nodes))
-	for i, r := range g.Rels {
-		st.relVals[i] = g.RelVal(i)
-		st.out[r.From] = append(st.out[r.From], i)
-		st.in[r.To] = append(st.in[r.To], i)
-	}
+	st.graphIndex = g.idx
 }
 
 func (st *runState) run(q *Query) ([]string, [][]cypherval.Val, error) {

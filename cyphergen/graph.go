@@ -51,11 +51,20 @@ type Rel struct {
 }
 
 // Graph is a property graph over a schema.
+//
+// [Graph.Run] keeps an index of the graph for the next query, rebuilt when the graph gains
+// elements; a graph whose elements are changed in place afterwards needs [Graph.Changed]. Run is
+// therefore not safe for concurrent use on one Graph.
 type Graph struct {
 	Schema Schema
 	Nodes  []Node
 	Rels   []Rel
+
+	idx *graphIndex
 }
+
+// Changed drops the index Run keeps, after the graph's elements were changed in place.
+func (g *Graph) Changed() { g.idx = nil }
 
 // Generate returns a random graph as GDsmith's GraphManager builds one: a schema
 // ([GenerateSchema]), then o.Nodes nodes with a few random labels each, then relationships

@@ -208,7 +208,10 @@ type graphSetup struct {
 	format  campaign.Format
 }
 
-func newGraphSetup(opts cyphergen.Options, oracleNames []string, specs graphSpecs, known bool) (*graphSetup, error) {
+// newGraphSetup builds the generator and oracles of a campaign. variants names the logic oracles
+// whose queries each case carries ("diff", "tlp-where"): the campaign's, also when a replay checks
+// one oracle, so that a stored case regenerates identically.
+func newGraphSetup(opts cyphergen.Options, oracleNames, variants []string, specs graphSpecs, known bool) (*graphSetup, error) {
 	s := &graphSetup{specs: specs}
 	f := cyphergen.Format{Env: map[string]string{}}
 	for _, n := range specs.names() {
@@ -218,24 +221,18 @@ func newGraphSetup(opts cyphergen.Options, oracleNames []string, specs graphSpec
 		}
 	}
 	s.format = f
-	diff, partition := false, false
 	for _, n := range oracleNames {
-		if a, ok := graphOracleAliases[n]; ok {
-			n = a
-		}
 		mk, ok := graphOracles[n]
 		if !ok {
 			return nil, fmt.Errorf("unknown --oracle %q (known: diff, partition, error, guidance)", n)
 		}
-		diff = diff || n == "diff"
-		partition = partition || n == "tlp-where"
 		s.oracles = append(s.oracles, mk(known))
 	}
 	avoid := cyphergen.Avoid(specs.names())
 	if !known {
 		avoid = cyphergen.Avoid(nil)
 	}
-	s.gen = cyphergen.NewGenerator(opts, avoid, diff, partition)
+	s.gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(variants, "diff"), slices.Contains(variants, "tlp-where"))
 	return s, nil
 }
 
@@ -250,7 +247,7 @@ func rebuildGraph(rec *campaign.Record) (*rebuilt, error) {
 		return nil, err
 	}
 	known := rec.Options["known"] != "false"
-	s, err := newGraphSetup(opts, []string{rec.Oracle}, specs, known)
+	s, err := newGraphSetup(opts, []string{rec.Oracle}, strings.Split(rec.Options["variants"], ","), specs, known)
 	if err != nil {
 		return nil, err
 	}
@@ -353,16 +350,20 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var oracleNames []string
 	for _, n := range strings.Split(*oracleList, ",") {
 		n = strings.TrimSpace(n)
+		if a, ok := graphOracleAliases[n]; ok {
+			n = a
+		}
 		if n == "" || n == "error" || n == "guidance" || (n == "diff" && len(specs) < 2) {
 			continue
 		}
 		oracleNames = append(oracleNames, n)
 	}
+	variants := slices.Clone(oracleNames)
 	oracleNames = append(oracleNames, "error")
 	if slices.Contains(specs.names(), "ref") {
 		oracleNames = append(oracleNames, "guidance")
 	}
-	s, err := newGraphSetup(opts, oracleNames, specs, *known)
+	s, err := newGraphSetup(opts, oracleNames, variants, specs, *known)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
@@ -390,6 +391,7 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg.Command = sqlserver.Redact("polyfuzz graph " + strings.Join(args, " "))
 	cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = "graph", s.gen, s.oracles, s.format
 	cfg.Options = specs.options()
+	cfg.Options["variants"] = strings.Join(variants, ",")
 	if !*known {
 		cfg.Options["known"] = "false"
 	}
