@@ -105,11 +105,11 @@ func Avoid(engines []string) map[string]bool {
 	return out
 }
 
-// ExplainDiff returns the ids of the catalogued divergences that account for a differential
-// finding (comma-separated), or "" when some engine it blames is not accounted for. An engine's
+// Explain returns the ids of the catalogued divergences that account for a finding of a logic
+// oracle (comma-separated), or "" when some engine it blames is not accounted for. An engine's
 // answer is accounted for by an entry of that engine whose features a query of the finding uses,
 // or whose Model gives exactly the engine's rows on the case's graph.
-func ExplainDiff(f *fuzz.Finding) string {
+func Explain(f *fuzz.Finding) string {
 	engines := enginesOfTitle(f.Title)
 	if len(engines) == 0 || f.Case == nil {
 		return ""
@@ -213,8 +213,8 @@ func ExpectedError(msg string) string {
 	return ""
 }
 
-// enginesOfTitle returns the engines a differential finding's title blames: "diff: a,b: returns
-// different rows than ref" gives a and b.
+// enginesOfTitle returns the engines a finding's title blames: "diff: a,b: returns different
+// rows than ref" gives a and b, "tlp-where: a: partitions add rows" gives a.
 func enginesOfTitle(title string) []string {
 	parts := strings.SplitN(title, ": ", 3)
 	if len(parts) < 3 {

@@ -184,9 +184,14 @@ var graphOracles = map[string]func(known bool) fuzz.Oracle{
 		if !known {
 			return o
 		}
-		return oracles.Known{Oracle: o, Explain: cyphergen.ExplainDiff}
+		return oracles.Known{Oracle: o, Explain: cyphergen.Explain}
 	},
-	"tlp-where": func(bool) fuzz.Oracle { return oracles.TLP{} },
+	"tlp-where": func(known bool) fuzz.Oracle {
+		if !known {
+			return oracles.TLP{}
+		}
+		return oracles.Known{Oracle: oracles.TLP{}, Explain: cyphergen.Explain}
+	},
 	"error": func(known bool) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Reference: "ref", Expect: func(_, code, msg string) bool {
 			return code == cyphergen.CodeUnsupported || known && cyphergen.ExpectedError(msg) != ""
