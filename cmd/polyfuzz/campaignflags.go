@@ -64,6 +64,19 @@ func (c *campaignFlags) check() (uint64, error) {
 	return seed, nil
 }
 
+// checkCommand checks what every fuzzing command checks after parsing its flags: no argument
+// left over, the campaign flags, a positive timeout. It returns the campaign seed.
+func (c *campaignFlags) checkCommand(fs *flag.FlagSet, timeout time.Duration) (uint64, error) {
+	if fs.NArg() > 0 {
+		return 0, fmt.Errorf("unexpected argument %q (flags start with --; see polyfuzz %s --help)", fs.Arg(0), fs.Name())
+	}
+	seed, err := c.check()
+	if err == nil && timeout <= 0 {
+		err = fmt.Errorf("--timeout must be positive (got %s)", timeout)
+	}
+	return seed, err
+}
+
 // config fills the shared fields of a campaign configuration; the caller adds the domain's.
 func (c *campaignFlags) config(seed uint64, store *campaign.Store, reducer fuzz.Reducer, stderr io.Writer) campaign.Config {
 	cfg := campaign.Config{Store: store, Seed: seed, Budget: c.budget, Tests: c.tests, MaxFindings: c.maxFindings,

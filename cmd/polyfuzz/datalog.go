@@ -14,7 +14,6 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/targets/clingo"
-	"github.com/polyfuzz/polyfuzz/targets/fault"
 	"github.com/polyfuzz/polyfuzz/targets/muz"
 	"github.com/polyfuzz/polyfuzz/targets/souffle"
 	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
@@ -103,15 +102,7 @@ func (s dlSpec) open(ctx context.Context) (fuzz.Target, error) {
 	default:
 		t, err = e.open(s)
 	}
-	if err != nil || s.Fault == "" {
-		return t, err
-	}
-	f, err := fault.Parse(s.Fault)
-	if err != nil {
-		t.Close()
-		return nil, err
-	}
-	return fault.Wrap(t, f), nil
+	return withFault(t, err)(s.Fault)
 }
 
 // dlSpecs are the engines of one Datalog campaign; the fault, if any, is planted in the first.
@@ -127,20 +118,10 @@ func (ss dlSpecs) names() []string {
 
 // open opens one worker's engines, numbering the worker with next.
 func (ss dlSpecs) open(next func() int) func(ctx context.Context) ([]fuzz.Target, error) {
-	return func(ctx context.Context) ([]fuzz.Target, error) {
-		w := next()
-		var ts []fuzz.Target
-		for _, s := range ss {
-			s.Worker = w
-			t, err := s.open(ctx)
-			if err != nil {
-				closeAll(ts)
-				return nil, err
-			}
-			ts = append(ts, t)
-		}
-		return ts, nil
-	}
+	return openWorker(ss, next, func(ctx context.Context, s dlSpec, w int) (fuzz.Target, error) {
+		s.Worker = w
+		return s.open(ctx)
+	})
 }
 
 func (ss dlSpecs) options() map[string]string {
@@ -299,15 +280,9 @@ func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "polyfuzz datalog: "+format+"\n", a...)
 		return code
 	}
-	if fs.NArg() > 0 {
-		return fail(2, "unexpected argument %q (flags start with --; see polyfuzz datalog --help)", fs.Arg(0))
-	}
-	campaignSeed, err := cf.check()
+	campaignSeed, err := cf.checkCommand(fs, *timeout)
 	if err != nil {
 		return fail(2, "%v", err)
-	}
-	if *timeout <= 0 {
-		return fail(2, "--timeout must be positive (got %s)", *timeout)
 	}
 	opts := datalog.DefaultOptions()
 	if *genText != "" {

@@ -16,7 +16,6 @@ import (
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/targets/bolt"
 	"github.com/polyfuzz/polyfuzz/targets/falkordb"
-	"github.com/polyfuzz/polyfuzz/targets/fault"
 	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
 )
 
@@ -86,16 +85,7 @@ func (s graphSpec) open(ctx context.Context) (fuzz.Target, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown --engine %q (known: %s)", s.Engine, names(graphEngines))
 	}
-	t, err := e.open(ctx, s)
-	if err != nil || s.Fault == "" {
-		return t, err
-	}
-	f, err := fault.Parse(s.Fault)
-	if err != nil {
-		t.Close()
-		return nil, err
-	}
-	return fault.Wrap(t, f), nil
+	return withFault(e.open(ctx, s))(s.Fault)
 }
 
 // graphSpecs are the engines of one graph campaign; the fault, if any, is planted in the first.
@@ -121,20 +111,10 @@ func (ss graphSpecs) oneWorker() string {
 
 // open opens one worker's engines, numbering the worker with next.
 func (ss graphSpecs) open(next func() int) func(ctx context.Context) ([]fuzz.Target, error) {
-	return func(ctx context.Context) ([]fuzz.Target, error) {
-		w := next()
-		var ts []fuzz.Target
-		for _, s := range ss {
-			s.Worker = w
-			t, err := s.open(ctx)
-			if err != nil {
-				closeAll(ts)
-				return nil, err
-			}
-			ts = append(ts, t)
-		}
-		return ts, nil
-	}
+	return openWorker(ss, next, func(ctx context.Context, s graphSpec, w int) (fuzz.Target, error) {
+		s.Worker = w
+		return s.open(ctx)
+	})
 }
 
 func (ss graphSpecs) options() map[string]string {
@@ -326,15 +306,9 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "polyfuzz graph: "+format+"\n", a...)
 		return code
 	}
-	if fs.NArg() > 0 {
-		return fail(2, "unexpected argument %q (flags start with --; see polyfuzz graph --help)", fs.Arg(0))
-	}
-	campaignSeed, err := cf.check()
+	campaignSeed, err := cf.checkCommand(fs, *timeout)
 	if err != nil {
 		return fail(2, "%v", err)
-	}
-	if *timeout <= 0 {
-		return fail(2, "--timeout must be positive (got %s)", *timeout)
 	}
 	opts := cyphergen.DefaultOptions()
 	if *genText != "" {

@@ -162,16 +162,41 @@ func openLocal(ctx context.Context, s targetSpec) (fuzz.Target, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown --dbms %q (known: %s)", s.DBMS, names(engines))
 	}
-	t, err := e.open(ctx, s)
-	if err != nil || s.Fault == "" {
-		return t, err
+	return withFault(e.open(ctx, s))(s.Fault)
+}
+
+// withFault returns a function that wraps a just-opened target in the fault spec, if any:
+// withFault(open(...))(spec).
+func withFault(t fuzz.Target, err error) func(spec string) (fuzz.Target, error) {
+	return func(spec string) (fuzz.Target, error) {
+		if err != nil || spec == "" {
+			return t, err
+		}
+		f, err := fault.Parse(spec)
+		if err != nil {
+			t.Close()
+			return nil, err
+		}
+		return fault.Wrap(t, f), nil
 	}
-	f, err := fault.Parse(s.Fault)
-	if err != nil {
-		t.Close()
-		return nil, err
+}
+
+// openWorker returns a campaign's Open for a list of engine specs: each call numbers a worker
+// with next and opens every spec for it, closing what it opened when one fails.
+func openWorker[S any](specs []S, next func() int, open func(ctx context.Context, s S, worker int) (fuzz.Target, error)) func(ctx context.Context) ([]fuzz.Target, error) {
+	return func(ctx context.Context) ([]fuzz.Target, error) {
+		w := next()
+		var ts []fuzz.Target
+		for _, s := range specs {
+			t, err := open(ctx, s, w)
+			if err != nil {
+				closeAll(ts)
+				return nil, err
+			}
+			ts = append(ts, t)
+		}
+		return ts, nil
 	}
-	return fault.Wrap(t, f), nil
 }
 
 // openTarget opens a target, in an isolated child when the spec asks for it and the engine
@@ -202,20 +227,10 @@ func openTarget(ctx context.Context, s targetSpec) (fuzz.Target, error) {
 
 // open opens one worker's targets, numbering the worker with next.
 func (ss sqlSpecs) open(next func() int) func(ctx context.Context) ([]fuzz.Target, error) {
-	return func(ctx context.Context) ([]fuzz.Target, error) {
-		w := next()
-		var ts []fuzz.Target
-		for _, s := range ss {
-			s.Worker = w
-			t, err := openTarget(ctx, s)
-			if err != nil {
-				closeAll(ts)
-				return nil, err
-			}
-			ts = append(ts, t)
-		}
-		return ts, nil
-	}
+	return openWorker(ss, next, func(ctx context.Context, s targetSpec, w int) (fuzz.Target, error) {
+		s.Worker = w
+		return openTarget(ctx, s)
+	})
 }
 
 // serveChild is the main of an isolated child.

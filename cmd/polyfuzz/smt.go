@@ -330,15 +330,9 @@ func cmdSMT(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "polyfuzz smt: "+format+"\n", a...)
 		return code
 	}
-	if fs.NArg() > 0 {
-		return fail(2, "unexpected argument %q (flags start with --; see polyfuzz smt --help)", fs.Arg(0))
-	}
-	campaignSeed, err := cf.check()
+	campaignSeed, err := cf.checkCommand(fs, *timeout)
 	if err != nil {
 		return fail(2, "%v", err)
-	}
-	if *timeout <= 0 {
-		return fail(2, "--timeout must be positive (got %s)", *timeout)
 	}
 	spec := smtSpec{Solvers: solvers, Timeout: *timeout, Seeds: *seedsDir, Ref: *ref}
 	for _, c := range solverCmds {

@@ -60,17 +60,11 @@ func cmdSQL(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "polyfuzz sql: "+format+"\n", a...)
 		return 2
 	}
-	if fs.NArg() > 0 {
-		return fail("unexpected argument %q (flags start with --; see polyfuzz sql --help)", fs.Arg(0))
-	}
-	campaignSeed, err := cf.check()
+	campaignSeed, err := cf.checkCommand(fs, *timeout)
 	if err != nil {
 		return fail("%v", err)
 	}
-	switch {
-	case *timeout <= 0:
-		return fail("--timeout must be positive (got %s)", *timeout)
-	case *perDB < 1 || *perDB > 1<<fuzz.SetupBits:
+	if *perDB < 1 || *perDB > 1<<fuzz.SetupBits {
 		return fail("--queries-per-db must be between 1 and %d (got %d)", 1<<fuzz.SetupBits, *perDB)
 	}
 	var oracleNames []string
