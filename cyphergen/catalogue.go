@@ -66,6 +66,13 @@ var Catalogue = []Divergence{
 		Evidence: "RedisGraph#2417, #553; FalkorDB#312, #2651; docs/falkordb-notes.md",
 	},
 	{
+		ID: "falkordb-neg-literal", Engines: []string{"falkordb"}, Features: []string{"neg-literal-operand"}, Steer: true,
+		Summary: "FalkorDB 4.16 reads a negative number literal before IS NULL, IS NOT NULL or IN as the negation " +
+			"of the predicate (`-1 IS NULL` as `-(1 IS NULL)`): a type error or `Expected boolean predicate`; " +
+			"generation writes the literal as (-1) instead",
+		Evidence: "FalkorDB#423 (RedisGraph#3061), FalkorDB#2231; fixed in FalkorDB's Rust engine",
+	},
+	{
 		ID: "tofloat-integer", Engines: []string{"falkordb"}, Features: []string{"fn:tofloat"}, Steer: true,
 		Summary:  "FalkorDB's toFloat of an integer returns an integer",
 		Evidence: "FalkorDB#2223",

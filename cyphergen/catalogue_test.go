@@ -13,7 +13,7 @@ func TestCatalogueAvoid(t *testing.T) {
 		not     []string // features that must not be
 	}{
 		{[]string{"neo4j", "ref"}, nil, []string{"rel-rebound", "fn:tofloat"}},
-		{[]string{"neo4j", "falkordb"}, []string{"rel-rebound", "fn:tofloat", "op:=~"}, nil},
+		{[]string{"neo4j", "falkordb"}, []string{"rel-rebound", "fn:tofloat", "op:=~", "neg-literal-operand"}, nil},
 		{[]string{"memgraph"}, []string{"agg:stdev", "agg:percentiledisc"}, []string{"rel-rebound"}},
 	}
 	for _, tc := range tests {
@@ -64,6 +64,10 @@ func TestExplain(t *testing.T) {
 			"MATCH (a)-[]->(b) RETURN count(*) AS c", rows("i:1"), ""},
 		{"catalogued feature", "diff: falkordb: returns different rows than neo4j,ref", nil,
 			"RETURN toFloat(1) AS c", rows("i:1"), "tofloat-integer"},
+		{"negative literal before IS NULL", "diff: falkordb: returns different rows than neo4j,ref", nil,
+			"RETURN (-1 IS NULL) AS c", rows("B:true"), "falkordb-neg-literal"},
+		{"parenthesized negation before IS NULL", "diff: falkordb: returns different rows than neo4j,ref", nil,
+			"RETURN ((-1) IS NULL) AS c", rows("B:true"), ""},
 		{"engine without the entry", "diff: neo4j: returns different rows than ref", parallel,
 			"MATCH (a)-[]->(b) RETURN b.id AS c", rows("i:2"), ""},
 	}

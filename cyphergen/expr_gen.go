@@ -1,6 +1,7 @@
 package cyphergen
 
 import (
+	"math"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/cypherval"
@@ -321,7 +322,7 @@ func (qg *QueryGen) boolMakers(d int) []maker {
 		}},
 		{"is-null", func() (gexpr, bool) {
 			x := qg.gen(cmpTypes[qg.r.IntN(len(cmpTypes))], d)
-			return gexpr{e: &IsNull{X: x.e, Not: qg.coin()}, t: gBool, opaque: x.opaque}, true
+			return gexpr{e: &IsNull{X: qg.predOperand(x.e), Not: qg.coin()}, t: gBool, opaque: x.opaque}, true
 		}},
 		{"label-test", func() (gexpr, bool) {
 			bs := qg.visible(gNode)
@@ -355,7 +356,9 @@ func (qg *QueryGen) boolMakers(d int) []maker {
 		if !qg.ok("list") {
 			return gexpr{}, false
 		}
-		x := mkBinary("IN", gBool, 0, qg.gen(elemTypeOf(lt), d), qg.gen(lt, d))
+		elem := qg.gen(elemTypeOf(lt), d)
+		elem.e = qg.predOperand(elem.e)
+		x := mkBinary("IN", gBool, 0, elem, qg.gen(lt, d))
 		x.null = true // a null element makes a miss null
 		return x, true
 	}})
@@ -548,7 +551,7 @@ func (qg *QueryGen) condTry(want bool, depth int) Expr {
 		if !ok {
 			return nil
 		}
-		return &IsNull{X: x.e, Not: v.IsNull() != want}
+		return &IsNull{X: qg.predOperand(x.e), Not: v.IsNull() != want}
 	case "label-test":
 		return qg.labelCond(want)
 	case "leaf":
@@ -675,7 +678,28 @@ func (qg *QueryGen) inCond(want bool, d int) Expr {
 		list.Elems = append(list.Elems, &Lit{v})
 		qg.r.Shuffle(len(list.Elems), func(i, j int) { list.Elems[i], list.Elems[j] = list.Elems[j], list.Elems[i] })
 	}
-	return &Binary{Op: "IN", L: l.e, R: list}
+	return &Binary{Op: "IN", L: qg.predOperand(l.e), R: list}
+}
+
+// predOperand returns the operand of IS NULL or of IN's left side: a negative number literal
+// becomes the negation of a positive one, the same value printed as (-5), when the feature
+// neg-literal-operand is avoided (FalkorDB reads `-5 IS NULL` as `-(5 IS NULL)`).
+func (qg *QueryGen) predOperand(e Expr) Expr {
+	if qg.ok("neg-literal-operand") || !negLiteral(e) {
+		return e
+	}
+	v := e.(*Lit).Val
+	if v.Kind == cypherval.Int {
+		return &Unary{Op: "-", X: &Lit{cypherval.IntVal(-v.I)}}
+	}
+	return &Unary{Op: "-", X: &Lit{cypherval.FloatVal(-v.F)}}
+}
+
+// negLiteral reports whether e is a negative integer (above the least int64) or float literal.
+func negLiteral(e Expr) bool {
+	l, ok := e.(*Lit)
+	return ok && (l.Val.Kind == cypherval.Int && l.Val.I < 0 && l.Val.I != math.MinInt64 ||
+		l.Val.Kind == cypherval.Float && l.Val.F < 0)
 }
 
 // labelCond tests a known node for labels it has (want) or one it lacks.

@@ -33,6 +33,7 @@ import (
 //	undirected        an undirected relationship pattern (a)-[r]-(b)
 //	prop-map          an inline property map in a pattern {k: v}
 //	rel-rebound       a relationship variable named by more than one pattern
+//	neg-literal-operand  a negative number literal as the operand of IS NULL or left of IN
 func Features(q *Query) []string {
 	set := map[string]bool{}
 	if relRebound(q) {
@@ -197,8 +198,14 @@ func exprFeatures(e Expr, set map[string]bool) {
 	case *Unary:
 		exprFeatures(e.X, set)
 	case *IsNull:
+		if negLiteral(e.X) {
+			set["neg-literal-operand"] = true
+		}
 		exprFeatures(e.X, set)
 	case *Binary:
+		if e.Op == "IN" && negLiteral(e.L) {
+			set["neg-literal-operand"] = true
+		}
 		exprFeatures(e.L, set)
 		exprFeatures(e.R, set)
 	case *Call:

@@ -17,7 +17,7 @@ command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb
 command -v mariadb >/dev/null || missing+=(mariadb-client)
 command -v swipl >/dev/null || missing+=(swi-prolog-nox) # Datalog engine: SWI-Prolog with tabling
 # Graph engines: Neo4j (built by Maven, run on Java 17) and FalkorDB (needs libgomp1 and libssl3).
-command -v java >/dev/null || missing+=(openjdk-17-jdk-headless)
+java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])' || missing+=(openjdk-17-jdk-headless) # Neo4j 5.26 wants Java 17+
 command -v mvn >/dev/null || missing+=(maven)
 ldconfig -p 2>/dev/null | grep -q 'libgomp\.so\.1' || missing+=(libgomp1)
 ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3' || missing+=(libssl3)

@@ -173,3 +173,20 @@ func TestGraphRun(t *testing.T) {
 		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s\nstderr: %s", code, stdout, want, stderr)
 	}
 }
+
+// TestRecordedGraphFindings replays the engine bugs kept in testdata/graph-findings (docs/graph.md).
+func TestRecordedGraphFindings(t *testing.T) {
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "graph-findings", "*"))
+	if len(dirs) == 0 {
+		t.Fatal("no recorded findings in testdata/graph-findings")
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			replayRecorded(t, dir, func(rec *campaign.Record) {
+				for _, name := range strings.Split(rec.Options["engines"], ",") {
+					graphEngineArg(t, name)
+				}
+			})
+		})
+	}
+}
