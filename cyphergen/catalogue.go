@@ -73,6 +73,22 @@ var Catalogue = []Divergence{
 		Evidence: "FalkorDB#423 (RedisGraph#3061), FalkorDB#2231; fixed in FalkorDB's Rust engine",
 	},
 	{
+		ID: "falkordb-simple-case-null", Engines: []string{"falkordb"}, Features: []string{"case-simple"}, Steer: true,
+		Summary:  "FalkorDB 4.16's simple CASE takes a null test as matching a null WHEN value (null = null is null)",
+		Evidence: "FalkorDB#2208; polyfuzz campaign of 2026-11-24 (CASE n4.k14 WHEN n0.k4 with both properties missing)",
+	},
+	{
+		ID: "falkordb-tointeger-floor", Engines: []string{"falkordb"}, Features: []string{"fn:tointeger"}, Steer: true,
+		Summary: "FalkorDB 4.16.3's toInteger rounds a negative float down (toInteger(-2.25) = -3); Neo4j and " +
+			"openCypher truncate toward zero (-2). Found by polyfuzz; steered away so that campaigns see other differences",
+		Evidence: "testdata/graph-findings/falkordb-tointeger-floor",
+	},
+	{
+		ID: "falkordb-sum-float", Engines: []string{"falkordb"}, Features: []string{"agg:sum"},
+		Summary:  "FalkorDB's sum of integers is a float (r:3 where Neo4j returns i:3)",
+		Evidence: "targets/falkordb tests; internal/graphtest avoids sum in the queries both engines must answer alike",
+	},
+	{
 		ID: "tofloat-integer", Engines: []string{"falkordb"}, Features: []string{"fn:tofloat"}, Steer: true,
 		Summary:  "FalkorDB's toFloat of an integer returns an integer",
 		Evidence: "FalkorDB#2223",

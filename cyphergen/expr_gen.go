@@ -403,7 +403,7 @@ func (qg *QueryGen) caseMaker(t gtype, d int) maker {
 			return g.e
 		}
 		var test gtype
-		simple := qg.coin()
+		simple := qg.ok("case-simple") && qg.coin()
 		if simple {
 			test = []gtype{gInt, gStr, gBool}[qg.r.IntN(3)]
 			tx := qg.gen(test, d)

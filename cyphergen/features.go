@@ -34,6 +34,7 @@ import (
 //	prop-map          an inline property map in a pattern {k: v}
 //	rel-rebound       a relationship variable named by more than one pattern
 //	neg-literal-operand  a negative number literal as the operand of IS NULL or left of IN
+//	case-simple       the simple form CASE x WHEN v THEN ... (besides "case")
 func Features(q *Query) []string {
 	set := map[string]bool{}
 	if relRebound(q) {
@@ -191,6 +192,9 @@ func exprFeature(e Expr) string {
 func exprFeatures(e Expr, set map[string]bool) {
 	if f := exprFeature(e); f != "" {
 		set[f] = true
+	}
+	if c, ok := e.(*Case); ok && c.Test != nil {
+		set["case-simple"] = true
 	}
 	switch e := e.(type) {
 	case *Property:

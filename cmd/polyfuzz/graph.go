@@ -195,8 +195,9 @@ type graphSetup struct {
 
 // newGraphSetup builds the generator and oracles of a campaign. variants names the logic oracles
 // whose queries each case carries ("diff", "tlp-where"): the campaign's, also when a replay checks
-// one oracle, so that a stored case regenerates identically.
-func newGraphSetup(opts cyphergen.Options, oracleNames, variants []string, specs graphSpecs, known bool) (*graphSetup, error) {
+// one oracle, so that a stored case regenerates identically. steer keeps generation away from the
+// catalogued differences of the engines, explain lets the catalogue explain findings.
+func newGraphSetup(opts cyphergen.Options, oracleNames, variants []string, specs graphSpecs, steer, explain bool) (*graphSetup, error) {
 	s := &graphSetup{specs: specs}
 	f := cyphergen.Format{Env: map[string]string{}}
 	for _, n := range specs.names() {
@@ -211,10 +212,10 @@ func newGraphSetup(opts cyphergen.Options, oracleNames, variants []string, specs
 		if !ok {
 			return nil, fmt.Errorf("unknown --oracle %q (known: diff, partition, error, guidance)", n)
 		}
-		s.oracles = append(s.oracles, mk(known))
+		s.oracles = append(s.oracles, mk(explain))
 	}
 	avoid := cyphergen.Avoid(specs.names())
-	if !known {
+	if !steer {
 		avoid = cyphergen.Avoid(nil)
 	}
 	s.gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(variants, "diff"), slices.Contains(variants, "tlp-where"))
@@ -231,8 +232,10 @@ func rebuildGraph(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, err
 	}
-	known := rec.Options["known"] != "false"
-	s, err := newGraphSetup(opts, []string{rec.Oracle}, strings.Split(rec.Options["variants"], ","), specs, known)
+	// Replay and reduction judge the engines' answers as the oracle sees them, without the
+	// catalogue: a finding recorded before its difference was catalogued still reproduces.
+	steer := rec.Options["known"] != "false"
+	s, err := newGraphSetup(opts, []string{rec.Oracle}, strings.Split(rec.Options["variants"], ","), specs, steer, false)
 	if err != nil {
 		return nil, err
 	}
@@ -342,7 +345,7 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if slices.Contains(specs.names(), "ref") {
 		oracleNames = append(oracleNames, "guidance")
 	}
-	s, err := newGraphSetup(opts, oracleNames, variants, specs, *known)
+	s, err := newGraphSetup(opts, oracleNames, variants, specs, *known, *known)
 	if err != nil {
 		return fail(2, "%v", err)
 	}

@@ -119,14 +119,22 @@ func runCampaign(t *testing.T, n int, args ...string) string {
 	return stdout
 }
 
-// checkFired checks that an oracle's finding on a planted fault has the kind wanted, several
-// hits, a reduced case, and a replay that regenerates the case and reproduces; it returns the
-// original and reduced cases.
+// checkFired checks that an oracle's finding on a planted fault has several hits and passes
+// checkReplayed.
 func checkFired(t *testing.T, out string, rec *campaign.Record, kind string) (orig, red *fuzz.Case) {
 	t.Helper()
-	if rec.Kind.String() != kind || rec.Hits < 2 || rec.Status != campaign.StatusReduced {
-		t.Errorf("%s: kind %s, hits %d, status %s (%s); want %s, several hits, reduced",
-			rec.Title, rec.Kind, rec.Hits, rec.Status, rec.Note, kind)
+	if rec.Hits < 2 {
+		t.Errorf("%s: %d hits, want several", rec.Title, rec.Hits)
+	}
+	return checkReplayed(t, out, rec, kind)
+}
+
+// checkReplayed checks that a finding has the kind wanted, a reduced case, and a replay that
+// regenerates the case and reproduces; it returns the original and reduced cases.
+func checkReplayed(t *testing.T, out string, rec *campaign.Record, kind string) (orig, red *fuzz.Case) {
+	t.Helper()
+	if rec.Kind.String() != kind || rec.Status != campaign.StatusReduced {
+		t.Errorf("%s: kind %s, status %s (%s); want %s, reduced", rec.Title, rec.Kind, rec.Status, rec.Note, kind)
 	}
 	dir := filepath.Join(out, "findings", rec.Hash)
 	_, orig, red, err := campaign.LoadFinding(dir)

@@ -1,0 +1,3 @@
+// ---- setup
+// ---- tlp.orig
+RETURN toInteger(-2.25) AS c0;
