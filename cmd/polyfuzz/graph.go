@@ -36,7 +36,9 @@ properties), every step re-checked on the engines.
 Engines: ref (built in), neo4j and memgraph over Bolt (--engine neo4j=bolt://HOST:PORT, or
 POLYFUZZ_NEO4J_URL), falkordb over RESP (--engine falkordb=redis://HOST:PORT, or
 POLYFUZZ_FALKORDB_URL). Each worker owns a graph of its own: FalkorDB a key polyfuzz_w<N>, Neo4j
-Community (one database) the whole database, so a Neo4j campaign runs one worker per server.
+the database the URL names: Community has one, so a Neo4j campaign runs one worker per server,
+unless the URL names a database per worker (bolt://HOST:PORT?database=fuzz{worker}, databases
+made beforehand on Neo4j Enterprise).
 
 'polyfuzz graph run' runs a case script (a finding's case.cypher) on one engine and prints the rows.`
 
@@ -99,10 +101,11 @@ func (ss graphSpecs) names() []string {
 	return out
 }
 
-// oneWorker returns the first engine that allows only one worker, or "".
+// oneWorker returns the first engine that allows only one worker, or "": a Bolt server whose
+// URL does not name a database per worker (?database=NAME{worker}).
 func (ss graphSpecs) oneWorker() string {
 	for _, s := range ss {
-		if graphEngines[s.Engine].oneWorker {
+		if graphEngines[s.Engine].oneWorker && !strings.Contains(s.URL, "{worker}") {
 			return s.Engine
 		}
 	}
@@ -325,7 +328,8 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if e := specs.oneWorker(); e != "" {
 		if cf.workers > 1 {
-			return fail(2, "%s offers one graph per server, so a campaign on it runs one worker (got -j %d)", e, cf.workers)
+			return fail(2, "%s offers one graph per server, so a campaign on it runs one worker (got -j %d); "+
+				"give a database per worker with ?database=NAME{worker} in the URL", e, cf.workers)
 		}
 		cf.workers = 1
 	}
