@@ -89,6 +89,12 @@ var Catalogue = []Divergence{
 		Evidence: "targets/falkordb tests; internal/graphtest avoids sum in the queries both engines must answer alike",
 	},
 	{
+		ID: "falkordb-rematch-crash", Engines: []string{"falkordb"}, Features: []string{"rematch-bound"}, Steer: true,
+		Summary: "FalkorDB 4.16.3 crashes (SIGSEGV) when later MATCH clauses match again nodes carried through WITH: " +
+			"MATCH (n0), (n4) WITH n0, n4 MATCH (n0) MATCH (n4) RETURN 1",
+		Evidence: "FalkorDB#1949 (fixed in the Rust engine); met by polyfuzz on 2026-11-24 while reducing a finding",
+	},
+	{
 		ID: "tofloat-integer", Engines: []string{"falkordb"}, Features: []string{"fn:tofloat"}, Steer: true,
 		Summary:  "FalkorDB's toFloat of an integer returns an integer",
 		Evidence: "FalkorDB#2223",

@@ -35,10 +35,14 @@ import (
 //	rel-rebound       a relationship variable named by more than one pattern
 //	neg-literal-operand  a negative number literal as the operand of IS NULL or left of IN
 //	case-simple       the simple form CASE x WHEN v THEN ... (besides "case")
+//	rematch-bound     a pattern that is a lone node bound by an earlier clause: MATCH (n0)
 func Features(q *Query) []string {
 	set := map[string]bool{}
 	if relRebound(q) {
 		set["rel-rebound"] = true
+	}
+	if rematchBound(q) {
+		set["rematch-bound"] = true
 	}
 	for i, p := range q.Parts {
 		if i > 0 {
@@ -75,6 +79,37 @@ func relRebound(q *Query) bool {
 						return true
 					}
 					seen[r.Var] = true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// rematchBound reports whether a MATCH has a pattern that is a lone node bound by an earlier
+// clause.
+func rematchBound(q *Query) bool {
+	for _, p := range q.Parts {
+		scope := map[string]bool{}
+		for _, c := range p.Clauses {
+			switch c := c.(type) {
+			case *Match:
+				for _, pat := range c.Patterns {
+					if len(pat.Nodes) == 1 && scope[pat.Nodes[0].Var] {
+						return true
+					}
+				}
+				for _, pat := range c.Patterns {
+					for _, n := range pat.Nodes {
+						scope[n.Var] = n.Var != ""
+					}
+				}
+			case *Unwind:
+				scope[c.Var] = true
+			case *With:
+				scope = map[string]bool{}
+				for _, it := range c.Items {
+					scope[it.Name()] = true
 				}
 			}
 		}

@@ -252,7 +252,10 @@ func (qg *QueryGen) clause() Clause {
 	if !qg.afterOpt || optional {
 		kinds = append(kinds, kind{40, func() Clause {
 			opt := optional && (qg.afterOpt || qg.pct(qg.o.Optional))
-			return qg.match(opt)
+			if m := qg.match(opt); m != nil {
+				return m
+			}
+			return nil // only patterns the avoid set forbids
 		}})
 	}
 	if qg.ok("with") {
@@ -345,6 +348,11 @@ func (qg *QueryGen) match(optional bool) *Match {
 		if i > 0 && len(rels) == 0 {
 			continue // a lone node already in the clause adds nothing
 		}
+		if len(rels) == 0 && !qg.ok("rematch-bound") {
+			if name, ok := qg.names[gelem{false, nodes[0]}]; ok && qg.lookup(name) != nil {
+				continue // a lone node bound by an earlier clause, matched again
+			}
+		}
 		p := qg.pattern(nodes, rels, &pending)
 		for j, n := range p.Nodes {
 			if n.Var != "" {
@@ -352,6 +360,9 @@ func (qg *QueryGen) match(optional bool) *Match {
 			}
 		}
 		m.Patterns = append(m.Patterns, p)
+	}
+	if len(m.Patterns) == 0 {
+		return nil
 	}
 	for _, b := range pending {
 		b.known, b.null = !qg.lost, optional
