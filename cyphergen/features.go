@@ -38,12 +38,7 @@ import (
 //	rematch-bound     a pattern that is a lone node bound by an earlier clause: MATCH (n0)
 func Features(q *Query) []string {
 	set := map[string]bool{}
-	if relRebound(q) {
-		set["rel-rebound"] = true
-	}
-	if rematchBound(q) {
-		set["rematch-bound"] = true
-	}
+	scopeFeatures(q, set)
 	for i, p := range q.Parts {
 		if i > 0 {
 			if q.All[i-1] {
@@ -64,31 +59,10 @@ func Features(q *Query) []string {
 	return out
 }
 
-// relRebound reports whether a relationship variable appears in more than one pattern.
-func relRebound(q *Query) bool {
-	for _, p := range q.Parts {
-		seen := map[string]bool{}
-		for _, c := range p.Clauses {
-			m, ok := c.(*Match)
-			if !ok {
-				continue
-			}
-			for _, pat := range m.Patterns {
-				for _, r := range pat.Rels {
-					if r.Var != "" && seen[r.Var] {
-						return true
-					}
-					seen[r.Var] = true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// rematchBound reports whether a MATCH has a pattern that is a lone node bound by an earlier
-// clause.
-func rematchBound(q *Query) bool {
+// scopeFeatures adds the features that depend on which variables earlier clauses bound:
+// rel-rebound, a relationship variable in scope named again by a pattern, and rematch-bound, a
+// pattern that is a lone node in scope. WITH leaves only its projected names in scope.
+func scopeFeatures(q *Query, set map[string]bool) {
 	for _, p := range q.Parts {
 		scope := map[string]bool{}
 		for _, c := range p.Clauses {
@@ -96,12 +70,22 @@ func rematchBound(q *Query) bool {
 			case *Match:
 				for _, pat := range c.Patterns {
 					if len(pat.Nodes) == 1 && scope[pat.Nodes[0].Var] {
-						return true
+						set["rematch-bound"] = true
+					}
+					for _, r := range pat.Rels {
+						if r.Var != "" && scope[r.Var] {
+							set["rel-rebound"] = true
+						}
+						if r.Var != "" {
+							scope[r.Var] = true // also for the later patterns of this MATCH
+						}
 					}
 				}
 				for _, pat := range c.Patterns {
 					for _, n := range pat.Nodes {
-						scope[n.Var] = n.Var != ""
+						if n.Var != "" {
+							scope[n.Var] = true
+						}
 					}
 				}
 			case *Unwind:
@@ -114,7 +98,6 @@ func rematchBound(q *Query) bool {
 			}
 		}
 	}
-	return false
 }
 
 func clauseFeatures(c Clause, set map[string]bool) {

@@ -341,7 +341,7 @@ func (qg *QueryGen) match(optional bool) *Match {
 		// Later patterns start at a node of an earlier one, so that they join rather than
 		// multiply.
 		s := start
-		if i > 0 {
+		if i > 0 && len(seen) > 0 {
 			s = seen[qg.r.IntN(len(seen))]
 		}
 		nodes, rels := qg.path(region, s, between(qg.r, qg.o.PathLen), used)

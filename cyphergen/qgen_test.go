@@ -107,7 +107,8 @@ var allFeatures = []string{"agg-distinct", "agg:avg", "agg:collect", "agg:count"
 	"label-test", "limit", "list", "match-where", "multi-type", "op:%", "op:*", "op:+", "op:-", "op:/", "op:<",
 	"op:<=", "op:<>", "op:=", "op:>", "op:>=", "op:and", "op:contains", "op:ends with", "op:in", "op:neg",
 	"op:not", "op:or", "op:starts with", "op:xor", "optional-match", "order-by", "prop-map", "return-distinct",
-	"skip", "undirected", "union", "union-all", "unwind", "with", "with-distinct", "with-where"}
+	"skip", "undirected", "union", "union-all", "unwind", "with", "with-distinct", "with-where",
+	"rel-rebound", "neg-literal-operand", "case-simple", "rematch-bound"}
 
 func TestAvoid(t *testing.T) {
 	o := DefaultOptions()
@@ -134,6 +135,7 @@ func TestAvoid(t *testing.T) {
 		{"op:=": true, "op:<": true, "label-test": true, "agg:sum": true, "aggregate": true},
 		{"order-by": true, "skip": true, "prop-map": true, "undirected": true, "multi-type": true},
 		Profiles["falkordb"].AvoidSet(), Profiles["memgraph"].AvoidSet(),
+		Avoid([]string{"falkordb"}), Avoid([]string{"neo4j", "falkordb", "memgraph"}),
 		all,
 	} {
 		qs, gs := queries(t, o, avoid, 150)
