@@ -3,6 +3,7 @@ package cyphergen
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/cypherval"
@@ -30,6 +31,9 @@ type Divergence struct {
 	// not name; the difference is then one of multiplicity alone).
 	Model   *Semantics
 	SetOnly bool
+	// FloatDigits, when set, explains a discrepancy in which the engine's rows equal the
+	// reference run's once every float is rounded to this many significant digits.
+	FloatDigits int
 	// Steer makes generation avoid Features when one of Engines is tested.
 	Steer bool
 	// Summary says what differs; Evidence where it is recorded.
@@ -39,6 +43,13 @@ type Divergence struct {
 // Catalogue is the catalogue of known semantic differences; docs/graph.md lists it with the
 // campaigns that met each entry.
 var Catalogue = []Divergence{
+	{
+		ID: "float-accumulation", Engines: []string{"neo4j", "falkordb", "memgraph"}, FloatDigits: 12,
+		Summary: "engines accumulate floats in their own order and way: Neo4j's avg is a running mean " +
+			"(m += (x - m) / n), so avg(DISTINCT n.k) of three 32-bit integers is 9067050.33333331 where the " +
+			"exact mean is 9067050.333333333; explained when the rows agree to 12 significant digits",
+		Evidence: "polyfuzz campaign of 2026-11-24 (seed 20261126); the reference adds in row order",
+	},
 	{
 		ID: "falkordb-rel-uniqueness", Engines: []string{"falkordb"},
 		Model: &Semantics{RepeatableRels: true}, SetOnly: true,
@@ -187,8 +198,55 @@ func explainEngine(f *fuzz.Finding, engine string) string {
 		if d.Model != nil && run != nil && modelAgrees(f.Case, queries, run, *d.Model, d.SetOnly) {
 			return d.ID
 		}
+		if d.FloatDigits > 0 && run != nil && agreeRounded(f.Runs, queries, run, d.FloatDigits) {
+			return d.ID
+		}
 	}
 	return ""
+}
+
+// canonFloat finds the floats of canonical values.
+var canonFloat = regexp.MustCompile(`r:[-+0-9.e]+`)
+
+// agreeRounded reports whether run's rows equal the reference run's, as multisets, for every
+// query of qs once every float is rounded to digits significant digits.
+func agreeRounded(runs []fuzz.Run, qs []int, run *fuzz.Run, digits int) bool {
+	var ref *fuzz.Run
+	for i := range runs {
+		if runs[i].Target == "ref" {
+			ref = &runs[i]
+		}
+	}
+	if ref == nil {
+		return false
+	}
+	round := func(v string) string {
+		return canonFloat.ReplaceAllStringFunc(v, func(f string) string {
+			x, err := strconv.ParseFloat(f[2:], 64)
+			if err != nil {
+				return f
+			}
+			return "r:" + strconv.FormatFloat(x, 'g', digits, 64)
+		})
+	}
+	for _, i := range qs {
+		if i >= len(run.Results) || i >= len(ref.Results) || run.Results[i].Failed() || ref.Results[i].Failed() {
+			return false
+		}
+		bag := map[string]int{}
+		for _, r := range run.Results[i].Rows {
+			bag[round(strings.Join(r, "\x1f"))]++
+		}
+		for _, r := range ref.Results[i].Rows {
+			bag[round(strings.Join(r, "\x1f"))]--
+		}
+		for _, n := range bag {
+			if n != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // modelAgrees reports whether the reference under sem gives run's rows, as multisets (as sets

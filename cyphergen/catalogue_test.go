@@ -96,3 +96,24 @@ func TestExpectedError(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainFloatAccumulation checks that rows equal to the reference's up to 12 significant
+// digits are a known difference, and that a larger difference is not.
+func TestExplainFloatAccumulation(t *testing.T) {
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "graph.q", Text: "MATCH (n) RETURN avg(n.k) AS a"}}}
+	run := func(target, v string) fuzz.Run {
+		return fuzz.Run{Target: target, Results: []*fuzz.Result{{Status: fuzz.StatusOK, Rows: [][]string{{v}}}}}
+	}
+	tests := []struct{ neo4j, want string }{
+		{"r:9.06705033333331e+06", "float-accumulation"},
+		{"r:9.0670503334e+06", ""},
+		{"i:9067050", ""},
+	}
+	for _, tc := range tests {
+		f := &fuzz.Finding{Title: "diff: neo4j: returns different rows than ref", Case: c, Roles: []string{"graph.q"},
+			Runs: []fuzz.Run{run("neo4j", tc.neo4j), run("ref", "r:9.06705033333333e+06")}}
+		if got := Explain(f); got != tc.want {
+			t.Errorf("neo4j %s: Explain = %q, want %q", tc.neo4j, got, tc.want)
+		}
+	}
+}
