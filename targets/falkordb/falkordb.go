@@ -289,7 +289,8 @@ func (t *Target) failure(ctx, sctx context.Context, err error) (*fuzz.Result, er
 		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: errorCode(msg), Err: msg}, nil
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case sctx.Err() != nil:
+	case sctx.Err() != nil || isNetTimeout(err):
+		// The connection's deadline is the statement's; it may fire before the context says so.
 		return &fuzz.Result{Status: fuzz.StatusTimeout,
 			Err: fmt.Sprintf("no answer within %s (timeout %s)", t.o.Timeout+backstop, t.o.Timeout)}, nil
 	}
@@ -675,3 +676,9 @@ type silent struct{}
 
 // Printf drops the line.
 func (silent) Printf(context.Context, string, ...any) {}
+
+// isNetTimeout reports whether err is a network deadline that passed.
+func isNetTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
