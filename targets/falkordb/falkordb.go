@@ -49,6 +49,9 @@ type Target struct {
 	labels, keys, types []string
 	// crashed holds the message of a lost connection; Exec answers crash until Reset.
 	crashed string
+	// overran says that the last statement got no answer within its backstop: the server may
+	// still be running it, so the next statement first waits for the graph to answer.
+	overran bool
 	closed  bool
 }
 
@@ -255,6 +258,11 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if t.crashed != "" {
 		return &fuzz.Result{Status: fuzz.StatusCrash, Err: t.crashed}, nil
 	}
+	if t.overran {
+		if err := t.settle(ctx); err != nil {
+			return nil, err
+		}
+	}
 	sctx, cancel := ctx, context.CancelFunc(func() {})
 	if t.o.Timeout > 0 {
 		sctx, cancel = context.WithTimeout(ctx, t.o.Timeout+backstop)
@@ -291,6 +299,7 @@ func (t *Target) failure(ctx, sctx context.Context, err error) (*fuzz.Result, er
 		return nil, ctx.Err()
 	case sctx.Err() != nil || isNetTimeout(err):
 		// The connection's deadline is the statement's; it may fire before the context says so.
+		t.overran = true
 		return &fuzz.Result{Status: fuzz.StatusTimeout,
 			Err: fmt.Sprintf("no answer within %s (timeout %s)", t.o.Timeout+backstop, t.o.Timeout)}, nil
 	}
@@ -358,6 +367,26 @@ func (t *Target) await(ctx context.Context) error {
 			return t.connectError(ctx, err)
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// settle waits, up to recoveryWait, until the worker's graph answers a trivial query again after
+// a statement overran its backstop (one slow built-in call keeps running on the server).
+func (t *Target) settle(ctx context.Context) error {
+	deadline := time.Now().Add(recoveryWait)
+	for {
+		cctx, cancel := context.WithTimeout(ctx, connectTimeout)
+		err := t.c.Do(cctx, "GRAPH.QUERY", t.key, "RETURN 1", "--compact").Err()
+		cancel()
+		var re redis.Error
+		if err == nil || errors.As(err, &re) { // the server answers again
+			t.overran = false
+			return nil
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return fmt.Errorf("falkordb at %s did not answer for %s after a statement overran its timeout: %s",
+				t.addr, recoveryWait, t.redact(oneLine(err.Error())))
+		}
 	}
 }
 
