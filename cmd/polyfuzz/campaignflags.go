@@ -77,6 +77,26 @@ func (c *campaignFlags) checkCommand(fs *flag.FlagSet, timeout time.Duration) (u
 	return seed, err
 }
 
+// genFlag registers --gen, a generator's options in the text form def prints.
+func genFlag(fs *flag.FlagSet, def fmt.Stringer) *string {
+	return fs.String("gen", "", "generator options in the form polyfuzz prints in campaign.json, e.g.\n"+
+		"      '"+def.String()+"' (keys may be left out)")
+}
+
+// faultFlag registers --fault, a fault planted in the first engine; example is a spec to show.
+func faultFlag(fs *flag.FlagSet, example string) *string {
+	return fs.String("fault", "", "inject a known fault KIND:REGEXP into the first engine to prove the oracles fire,\n"+
+		"      e.g. '"+example+"' (kinds: drop-row, new-row, add-row, change-value, error, hang)")
+}
+
+// genOptions returns def, or the options text parses to when it is not empty.
+func genOptions[O any](text string, def O, parse func(string) (O, error)) (O, error) {
+	if text == "" {
+		return def, nil
+	}
+	return parse(text)
+}
+
 // config fills the shared fields of a campaign configuration; the caller adds the domain's.
 func (c *campaignFlags) config(seed uint64, store *campaign.Store, reducer fuzz.Reducer, stderr io.Writer) campaign.Config {
 	cfg := campaign.Config{Store: store, Seed: seed, Budget: c.budget, Tests: c.tests, MaxFindings: c.maxFindings,

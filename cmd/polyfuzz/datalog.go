@@ -46,22 +46,22 @@ type dlEngine struct {
 	// sql names the SQL engine (of the sql registry) that evaluates the program, if any.
 	sql     string
 	dialect func() datalog.Dialect
-	open    func(s dlSpec) (fuzz.Target, error)
+	open    func(s engineSpec) (fuzz.Target, error)
 }
 
 // dlEngines is the one registry of Datalog engines polyfuzz can test.
 var dlEngines = map[string]dlEngine{
-	"ref": {open: func(s dlSpec) (fuzz.Target, error) { return datalog.NewReference(0), nil }},
-	"muz": {dialect: func() datalog.Dialect { return datalog.MuZ{} }, open: func(s dlSpec) (fuzz.Target, error) {
+	"ref": {open: func(s engineSpec) (fuzz.Target, error) { return datalog.NewReference(0), nil }},
+	"muz": {dialect: func() datalog.Dialect { return datalog.MuZ{} }, open: func(s engineSpec) (fuzz.Target, error) {
 		return muz.New(muz.Options{Timeout: s.Timeout})
 	}},
-	"swipl": {dialect: func() datalog.Dialect { return datalog.SWIProlog{} }, open: func(s dlSpec) (fuzz.Target, error) {
+	"swipl": {dialect: func() datalog.Dialect { return datalog.SWIProlog{} }, open: func(s engineSpec) (fuzz.Target, error) {
 		return swipl.New(swipl.Options{Timeout: s.Timeout})
 	}},
-	"clingo": {dialect: func() datalog.Dialect { return datalog.Clingo{} }, open: func(s dlSpec) (fuzz.Target, error) {
+	"clingo": {dialect: func() datalog.Dialect { return datalog.Clingo{} }, open: func(s engineSpec) (fuzz.Target, error) {
 		return clingo.New(clingo.Options{Timeout: s.Timeout})
 	}},
-	"souffle": {dialect: func() datalog.Dialect { return datalog.Souffle{} }, open: func(s dlSpec) (fuzz.Target, error) {
+	"souffle": {dialect: func() datalog.Dialect { return datalog.Souffle{} }, open: func(s engineSpec) (fuzz.Target, error) {
 		return souffle.New(souffle.Options{Timeout: s.Timeout})
 	}},
 	"sqlite":   {sql: "sqlite"},
@@ -69,18 +69,9 @@ var dlEngines = map[string]dlEngine{
 	"postgres": {sql: "postgres"},
 }
 
-// dlSpec says how to open one Datalog engine; it is stored with findings (without a DSN's
-// password) so that replay opens the same engine.
-type dlSpec struct {
-	Engine  string
-	DSN     string
-	Timeout time.Duration
-	Fault   string
-	Worker  int
-}
-
-// open opens the engine of s as a target that runs canonical programs, with its fault if any.
-func (s dlSpec) open(ctx context.Context) (fuzz.Target, error) {
+// openDatalog opens the engine of s as a target that runs canonical programs, with its fault if
+// any.
+func openDatalog(ctx context.Context, s engineSpec) (fuzz.Target, error) {
 	e, ok := dlEngines[s.Engine]
 	if !ok {
 		return nil, fmt.Errorf("unknown --engine %q (known: %s)", s.Engine, names(dlEngines))
@@ -105,59 +96,6 @@ func (s dlSpec) open(ctx context.Context) (fuzz.Target, error) {
 	return withFault(t, err)(s.Fault)
 }
 
-// dlSpecs are the engines of one Datalog campaign; the fault, if any, is planted in the first.
-type dlSpecs []dlSpec
-
-func (ss dlSpecs) names() []string {
-	var out []string
-	for _, s := range ss {
-		out = append(out, s.Engine)
-	}
-	return out
-}
-
-// open opens one worker's engines, numbering the worker with next.
-func (ss dlSpecs) open(next func() int) func(ctx context.Context) ([]fuzz.Target, error) {
-	return openWorker(ss, next, func(ctx context.Context, s dlSpec, w int) (fuzz.Target, error) {
-		s.Worker = w
-		return s.open(ctx)
-	})
-}
-
-func (ss dlSpecs) options() map[string]string {
-	m := map[string]string{"engines": strings.Join(ss.names(), ","), "timeout": ss[0].Timeout.String()}
-	for _, s := range ss {
-		if s.DSN != "" {
-			m["dsn."+s.Engine] = sqlserver.Redact(s.DSN)
-		}
-	}
-	if ss[0].Fault != "" {
-		m["fault"] = ss[0].Fault
-	}
-	return m
-}
-
-func dlSpecsFromOptions(m map[string]string) (dlSpecs, error) {
-	timeout, err := time.ParseDuration(m["timeout"])
-	if err != nil {
-		return nil, fmt.Errorf("bad timeout %q in finding: %w", m["timeout"], err)
-	}
-	var ss dlSpecs
-	for i, name := range strings.Split(m["engines"], ",") {
-		s := dlSpec{Engine: name, Timeout: timeout, Worker: replayWorker, DSN: m["dsn."+name]}
-		if e, ok := engines[dlEngines[name].sql]; ok && e.env != "" {
-			if v := os.Getenv(e.env); v != "" {
-				s.DSN = v
-			}
-		}
-		if i == 0 {
-			s.Fault = m["fault"]
-		}
-		ss = append(ss, s)
-	}
-	return ss, nil
-}
-
 // dlOracles maps each Datalog oracle's name to its constructor.
 var dlOracles = map[string]func() fuzz.Oracle{
 	"metamorphic": func() fuzz.Oracle {
@@ -175,11 +113,11 @@ var dlOracles = map[string]func() fuzz.Oracle{
 type dlSetup struct {
 	gen     *datalog.Generator
 	oracles []fuzz.Oracle
-	specs   dlSpecs
+	specs   engineSpecs
 	format  campaign.Format
 }
 
-func newDatalogSetup(opts datalog.Options, oracleNames []string, specs dlSpecs) (*dlSetup, error) {
+func newDatalogSetup(opts datalog.Options, oracleNames []string, specs engineSpecs) (*dlSetup, error) {
 	gen, err := datalog.NewGenerator(opts)
 	if err != nil {
 		return nil, err
@@ -208,7 +146,7 @@ func rebuildDatalog(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding's generator options: %w", err)
 	}
-	specs, err := dlSpecsFromOptions(rec.Options)
+	specs, err := engineSpecsFromOptions(rec.Options, dlEnv, replayWorker)
 	if err != nil {
 		return nil, err
 	}
@@ -220,40 +158,21 @@ func rebuildDatalog(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rebuilt{gen: s.gen, oracle: o, open: specs.open(func() int { return replayWorker }),
+	return &rebuilt{gen: s.gen, oracle: o, open: specs.openWith(func() int { return replayWorker }, openDatalog),
 		reducer: datalog.NewReducer(), format: s.format}, nil
 }
+
+// dlServer returns the SQL engine entry of a Datalog engine evaluated by a SQL server, for its
+// DSN's environment variable and example; the zero entry for the others.
+func dlServer(name string) engine { return engines[dlEngines[name].sql] }
+
+// dlEnv names the environment variable of a Datalog engine's server DSN, "" for none.
+func dlEnv(name string) string { return dlServer(name).env }
 
 // newEngineList returns the --engine flag of the Datalog engines.
 func newEngineList(vals ...string) *engineList {
 	return &engineList{flag: "--engine", vals: vals, known: func(n string) bool { _, ok := dlEngines[n]; return ok },
 		names: func() string { return names(dlEngines) }}
-}
-
-// dlSpecsOf returns one spec per engine of l (ref when none was given), with the reference added
-// when withRef and it is not there yet; the fault goes to the first engine.
-func dlSpecsOf(l *engineList, base dlSpec, withRef bool) (dlSpecs, error) {
-	args, err := l.args("ref", func(n string) engine { return engines[dlEngines[n].sql] })
-	if err != nil {
-		return nil, err
-	}
-	var ss dlSpecs
-	hasRef := false
-	for i, a := range args {
-		s := base
-		s.Engine, s.DSN = a.name, a.dsn
-		if i > 0 {
-			s.Fault = ""
-		}
-		hasRef = hasRef || a.name == "ref"
-		ss = append(ss, s)
-	}
-	if withRef && !hasRef {
-		s := base
-		s.Engine, s.Fault = "ref", ""
-		ss = append(ss, s)
-	}
-	return ss, nil
 }
 
 func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -269,10 +188,8 @@ func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	oracleList := fs.String("oracle", "metamorphic,diff", "comma-separated oracles: "+names(dlOracles)+
 		" (error is always on; diff needs two engines)")
 	timeout := fs.Duration("timeout", 10*time.Second, "per-program timeout; a program over it is a skipped check (error: timeout)")
-	genText := fs.String("gen", "", "generator options in the form polyfuzz prints in campaign.json, e.g.\n"+
-		"      '"+datalog.DefaultOptions().String()+"' (keys may be left out)")
-	faultSpec := fs.String("fault", "", "inject a known fault KIND:REGEXP into the first engine to prove the oracles fire,\n"+
-		"      e.g. 'drop-row:transformed' (kinds: drop-row, new-row, add-row, change-value, error, hang)")
+	genText := genFlag(fs, datalog.DefaultOptions())
+	faultSpec := faultFlag(fs, "drop-row:transformed")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
@@ -284,13 +201,11 @@ func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	opts := datalog.DefaultOptions()
-	if *genText != "" {
-		if opts, err = datalog.ParseOptions(*genText); err != nil {
-			return fail(2, "--gen: %v", err)
-		}
+	opts, err := genOptions(*genText, datalog.DefaultOptions(), datalog.ParseOptions)
+	if err != nil {
+		return fail(2, "--gen: %v", err)
 	}
-	specs, err := dlSpecsOf(engs, dlSpec{Timeout: *timeout, Fault: *faultSpec}, *withRef)
+	specs, err := engineSpecsOf(engs, engineSpec{Timeout: *timeout, Fault: *faultSpec}, *withRef, dlServer)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
@@ -306,7 +221,7 @@ func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	ts, err := specs.open(func() int { return 0 })(ctx) // fail fast on a missing engine or a bad fault
+	ts, err := specs.openWith(func() int { return 0 }, openDatalog)(ctx) // fail fast on a missing engine or a bad fault
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -323,7 +238,7 @@ func cmdDatalog(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	cfg.Command = sqlserver.Redact("polyfuzz datalog " + strings.Join(args, " "))
 	cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = "datalog", s.gen, s.oracles, s.format
 	cfg.Options = specs.options()
-	cfg.Open = specs.open(func() int { return int(worker.Add(1) - 1) })
+	cfg.Open = specs.openWith(func() int { return int(worker.Add(1) - 1) }, openDatalog)
 	return cf.run(ctx, cfg, "datalog", stdout, stderr)
 }
 
@@ -369,11 +284,11 @@ func cmdDatalogRun(ctx context.Context, verb string, args []string, stdout, stde
 		fmt.Fprint(stdout, tr.Text)
 		return 0
 	}
-	specs, err := dlSpecsOf(newEngineList(*engine), dlSpec{Timeout: *timeout}, false)
+	specs, err := engineSpecsOf(newEngineList(*engine), engineSpec{Timeout: *timeout}, false, dlServer)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	t, err := specs[0].open(ctx)
+	t, err := openDatalog(ctx, specs[0])
 	if err != nil {
 		return fail(1, "%v", err)
 	}

@@ -50,39 +50,28 @@ type graphEngine struct {
 	// oneWorker says that the engine offers one graph per server, so a campaign on it runs one
 	// worker.
 	oneWorker bool
-	open      func(ctx context.Context, s graphSpec) (fuzz.Target, error)
+	open      func(ctx context.Context, s engineSpec) (fuzz.Target, error)
 }
 
 // graphEngines is the one registry of graph engines polyfuzz can test.
 var graphEngines = map[string]graphEngine{
-	"ref": {open: func(context.Context, graphSpec) (fuzz.Target, error) { return cyphergen.NewReference(), nil }},
+	"ref": {open: func(context.Context, engineSpec) (fuzz.Target, error) { return cyphergen.NewReference(), nil }},
 	"neo4j": {env: "POLYFUZZ_NEO4J_URL", example: "bolt://127.0.0.1:7687", oneWorker: true,
-		open: func(ctx context.Context, s graphSpec) (fuzz.Target, error) {
-			return bolt.Open(ctx, bolt.Options{URL: s.URL, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "neo4j"})
+		open: func(ctx context.Context, s engineSpec) (fuzz.Target, error) {
+			return bolt.Open(ctx, bolt.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "neo4j"})
 		}},
 	"memgraph": {env: "POLYFUZZ_MEMGRAPH_URL", example: "bolt://127.0.0.1:7687", oneWorker: true,
-		open: func(ctx context.Context, s graphSpec) (fuzz.Target, error) {
-			return bolt.Open(ctx, bolt.Options{URL: s.URL, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "memgraph"})
+		open: func(ctx context.Context, s engineSpec) (fuzz.Target, error) {
+			return bolt.Open(ctx, bolt.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "memgraph"})
 		}},
 	"falkordb": {env: "POLYFUZZ_FALKORDB_URL", example: "redis://127.0.0.1:6379",
-		open: func(ctx context.Context, s graphSpec) (fuzz.Target, error) {
-			return falkordb.Open(ctx, falkordb.Options{URL: s.URL, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker})
+		open: func(ctx context.Context, s engineSpec) (fuzz.Target, error) {
+			return falkordb.Open(ctx, falkordb.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker})
 		}},
 }
 
-// graphSpec says how to open one graph engine; it is stored with findings (without the URL's
-// password) so that replay opens the same engine.
-type graphSpec struct {
-	Engine  string
-	URL     string
-	Timeout time.Duration
-	Fault   string
-	Force   bool
-	Worker  int
-}
-
-// open opens the engine of s, with its fault if any.
-func (s graphSpec) open(ctx context.Context) (fuzz.Target, error) {
+// openGraph opens the engine of s, with its fault if any.
+func openGraph(ctx context.Context, s engineSpec) (fuzz.Target, error) {
 	e, ok := graphEngines[s.Engine]
 	if !ok {
 		return nil, fmt.Errorf("unknown --engine %q (known: %s)", s.Engine, names(graphEngines))
@@ -90,73 +79,15 @@ func (s graphSpec) open(ctx context.Context) (fuzz.Target, error) {
 	return withFault(e.open(ctx, s))(s.Fault)
 }
 
-// graphSpecs are the engines of one graph campaign; the fault, if any, is planted in the first.
-type graphSpecs []graphSpec
-
-func (ss graphSpecs) names() []string {
-	var out []string
-	for _, s := range ss {
-		out = append(out, s.Engine)
-	}
-	return out
-}
-
 // oneWorker returns the first engine that allows only one worker, or "": a Bolt server whose
 // URL does not name a database per worker (?database=NAME{worker}).
-func (ss graphSpecs) oneWorker() string {
+func graphOneWorker(ss engineSpecs) string {
 	for _, s := range ss {
-		if graphEngines[s.Engine].oneWorker && !strings.Contains(s.URL, "{worker}") {
+		if graphEngines[s.Engine].oneWorker && !strings.Contains(s.DSN, "{worker}") {
 			return s.Engine
 		}
 	}
 	return ""
-}
-
-// open opens one worker's engines, numbering the worker with next.
-func (ss graphSpecs) open(next func() int) func(ctx context.Context) ([]fuzz.Target, error) {
-	return openWorker(ss, next, func(ctx context.Context, s graphSpec, w int) (fuzz.Target, error) {
-		s.Worker = w
-		return s.open(ctx)
-	})
-}
-
-func (ss graphSpecs) options() map[string]string {
-	m := map[string]string{"engines": strings.Join(ss.names(), ","), "timeout": ss[0].Timeout.String()}
-	for _, s := range ss {
-		if s.URL != "" {
-			m["url."+s.Engine] = sqlserver.Redact(s.URL)
-		}
-	}
-	if ss[0].Fault != "" {
-		m["fault"] = ss[0].Fault
-	}
-	if ss[0].Force {
-		m["force"] = "true"
-	}
-	return m
-}
-
-// graphSpecsFromOptions rebuilds the specs of a stored finding. A server's URL comes from its
-// environment variable when set (the stored one has no password), else from the finding.
-func graphSpecsFromOptions(m map[string]string) (graphSpecs, error) {
-	timeout, err := time.ParseDuration(m["timeout"])
-	if err != nil {
-		return nil, fmt.Errorf("bad timeout %q in finding: %w", m["timeout"], err)
-	}
-	var ss graphSpecs
-	for i, name := range strings.Split(m["engines"], ",") {
-		s := graphSpec{Engine: name, Timeout: timeout, Worker: 0, URL: m["url."+name], Force: m["force"] == "true"}
-		if env := graphEngines[name].env; env != "" {
-			if v := os.Getenv(env); v != "" {
-				s.URL = v
-			}
-		}
-		if i == 0 {
-			s.Fault = m["fault"]
-		}
-		ss = append(ss, s)
-	}
-	return ss, nil
 }
 
 // graphOracles maps each graph oracle's name to its constructor; known says whether the
@@ -192,7 +123,7 @@ var graphOracleAliases = map[string]string{"partition": "tlp-where"}
 type graphSetup struct {
 	gen     *cyphergen.Generator
 	oracles []fuzz.Oracle
-	specs   graphSpecs
+	specs   engineSpecs
 	format  campaign.Format
 }
 
@@ -200,7 +131,7 @@ type graphSetup struct {
 // whose queries each case carries ("diff", "tlp-where"): the campaign's, also when a replay checks
 // one oracle, so that a stored case regenerates identically. steer keeps generation away from the
 // catalogued differences of the engines, explain lets the catalogue explain findings.
-func newGraphSetup(opts cyphergen.Options, oracleNames, variants []string, specs graphSpecs, steer, explain bool) (*graphSetup, error) {
+func newGraphSetup(opts cyphergen.Options, oracleNames, variants []string, specs engineSpecs, steer, explain bool) (*graphSetup, error) {
 	s := &graphSetup{specs: specs}
 	f := cyphergen.Format{Env: map[string]string{}}
 	for _, n := range specs.names() {
@@ -231,7 +162,7 @@ func rebuildGraph(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding's generator options: %w", err)
 	}
-	specs, err := graphSpecsFromOptions(rec.Options)
+	specs, err := engineSpecsFromOptions(rec.Options, func(n string) string { return graphEngines[n].env }, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -246,43 +177,20 @@ func rebuildGraph(rec *campaign.Record) (*rebuilt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rebuilt{gen: s.gen, oracle: o, open: specs.open(func() int { return 0 }),
+	return &rebuilt{gen: s.gen, oracle: o, open: specs.openWith(func() int { return 0 }, openGraph),
 		reducer: cyphergen.NewReducer(), format: s.format}, nil
+}
+
+// graphServer returns a graph engine's server entry: its URL's environment variable and example.
+func graphServer(name string) engine {
+	e := graphEngines[name]
+	return engine{env: e.env, example: e.example}
 }
 
 // newGraphEngineList returns the --engine flag of the graph engines.
 func newGraphEngineList(vals ...string) *engineList {
 	return &engineList{flag: "--engine", vals: vals, known: func(n string) bool { _, ok := graphEngines[n]; return ok },
 		names: func() string { return names(graphEngines) }}
-}
-
-// graphSpecsOf returns one spec per engine of l (ref when none was given), with the reference
-// added when withRef and it is not there yet; the fault goes to the first engine.
-func graphSpecsOf(l *engineList, base graphSpec, withRef bool) (graphSpecs, error) {
-	args, err := l.args("ref", func(n string) engine {
-		e := graphEngines[n]
-		return engine{env: e.env, example: e.example}
-	})
-	if err != nil {
-		return nil, err
-	}
-	var ss graphSpecs
-	hasRef := false
-	for i, a := range args {
-		s := base
-		s.Engine, s.URL = a.name, a.dsn
-		if i > 0 {
-			s.Fault = ""
-		}
-		hasRef = hasRef || a.name == "ref"
-		ss = append(ss, s)
-	}
-	if withRef && !hasRef {
-		s := base
-		s.Engine, s.Fault, s.URL = "ref", "", ""
-		ss = append(ss, s)
-	}
-	return ss, nil
 }
 
 func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -301,10 +209,8 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	known := fs.Bool("known", true, "steer generation away from the catalogued differences of the engines tested, and\n"+
 		"      count a discrepancy the catalogue explains as known instead of storing it (docs/graph.md)")
 	force := fs.Bool("force", false, "work in a Neo4j database that holds data polyfuzz did not create (it will be deleted)")
-	genText := fs.String("gen", "", "generator options in the form polyfuzz prints in campaign.json, e.g.\n"+
-		"      '"+cyphergen.DefaultOptions().String()+"' (keys may be left out)")
-	faultSpec := fs.String("fault", "", "inject a known fault KIND:REGEXP into the first engine to prove the oracles fire,\n"+
-		"      e.g. 'drop-row:MATCH' (kinds: drop-row, add-row, change-value, new-row, error, hang)")
+	genText := genFlag(fs, cyphergen.DefaultOptions())
+	faultSpec := faultFlag(fs, "drop-row:MATCH")
 	if code := parse(fs, args); code >= 0 {
 		return code
 	}
@@ -316,17 +222,15 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	opts := cyphergen.DefaultOptions()
-	if *genText != "" {
-		if opts, err = cyphergen.ParseOptions(*genText); err != nil {
-			return fail(2, "--gen: %v", err)
-		}
+	opts, err := genOptions(*genText, cyphergen.DefaultOptions(), cyphergen.ParseOptions)
+	if err != nil {
+		return fail(2, "--gen: %v", err)
 	}
-	specs, err := graphSpecsOf(engs, graphSpec{Timeout: *timeout, Fault: *faultSpec, Force: *force}, *withRef)
+	specs, err := engineSpecsOf(engs, engineSpec{Timeout: *timeout, Fault: *faultSpec, Force: *force}, *withRef, graphServer)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
-	if e := specs.oneWorker(); e != "" {
+	if e := graphOneWorker(specs); e != "" {
 		if cf.workers > 1 {
 			return fail(2, "%s offers one graph per server, so a campaign on it runs one worker (got -j %d); "+
 				"give a database per worker with ?database=NAME{worker} in the URL", e, cf.workers)
@@ -356,7 +260,7 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !slices.ContainsFunc(s.oracles, func(o fuzz.Oracle) bool { return o.Name() == "diff" || o.Name() == "tlp-where" }) {
 		return fail(2, "no logic oracle to run: diff needs two engines (or the reference), and partition was not asked for")
 	}
-	ts, err := specs.open(func() int { return 0 })(ctx) // fail fast on a missing engine or a bad fault
+	ts, err := specs.openWith(func() int { return 0 }, openGraph)(ctx) // fail fast on a missing engine or a bad fault
 	if err != nil {
 		return fail(1, "%v", err)
 	}
@@ -381,7 +285,7 @@ func cmdGraph(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !*known {
 		cfg.Options["known"] = "false"
 	}
-	cfg.Open = specs.open(func() int { return int(worker.Add(1) - 1) })
+	cfg.Open = specs.openWith(func() int { return int(worker.Add(1) - 1) }, openGraph)
 	return cf.run(ctx, cfg, "graph", stdout, stderr)
 }
 
@@ -410,14 +314,14 @@ func cmdGraphRun(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if len(queries) == 0 {
 		return fail(2, "%s holds no query: queries follow a line '// ---- ROLE' after the setup", fs.Arg(0))
 	}
-	specs, err := graphSpecsOf(engs, graphSpec{Timeout: *timeout, Force: *force}, false)
+	specs, err := engineSpecsOf(engs, engineSpec{Timeout: *timeout, Force: *force}, false, graphServer)
 	if err != nil {
 		return fail(2, "%v", err)
 	}
 	if len(specs) != 1 {
 		return fail(2, "give one --engine")
 	}
-	t, err := specs[0].open(ctx)
+	t, err := openGraph(ctx, specs[0])
 	if err != nil {
 		return fail(1, "%v", err)
 	}

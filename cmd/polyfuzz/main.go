@@ -93,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			if dlEngines[n].dialect == nil {
 				continue // the reference, and the SQL engines listed above
 			}
-			if t, err := (dlSpec{Engine: n, Timeout: 10 * time.Second}).open(ctx); err == nil {
+			if t, err := openDatalog(ctx, engineSpec{Engine: n, Timeout: 10 * time.Second}); err == nil {
 				fmt.Fprintf(stdout, "  %s %s (Datalog)\n", t.Name(), t.Version())
 				t.Close()
 			}
