@@ -3,7 +3,6 @@ package cyphergen
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/polyfuzz/polyfuzz/genopts"
 )
@@ -143,6 +142,7 @@ func (o *Options) form() genopts.Form {
 			}
 			return names
 		},
+		Choices: typeNames[Integer:],
 		SetList: func(names []string) error {
 			o.PropTypes = nil
 			for _, name := range names {
@@ -159,21 +159,7 @@ func (o *Options) form() genopts.Form {
 
 // Validate reports the first option out of its bounds.
 func (o Options) Validate() error {
-	if err := o.form().Check(); err != nil {
-		return err
-	}
-	if len(o.PropTypes) == 0 {
-		return fmt.Errorf("cyphergen: options: no property types; name at least one of integer, float, string, boolean")
-	}
-	for i, t := range o.PropTypes {
-		if t < Integer || t > Boolean {
-			return fmt.Errorf("cyphergen: options: unknown property type %s; use integer, float, string or boolean", t)
-		}
-		if slices.Contains(o.PropTypes[:i], t) {
-			return fmt.Errorf("cyphergen: options: property type %s listed twice; name it once", t)
-		}
-	}
-	return nil
+	return o.form().Check()
 }
 
 // String returns the options in canonical one-line form, for example "gdsmith{labels=5..7

@@ -56,7 +56,7 @@ func TestParseOptionsErrors(t *testing.T) {
 		{"gdsmith{pool=0}", "out of range"},
 		{"gdsmith{max-labels=9}", "out of range"},
 		{"gdsmith{proptypes=integer,date}", `unknown property type "date"`},
-		{"gdsmith{proptypes=}", `unknown property type ""`},
+		{"gdsmith{proptypes=}", "proptypes is empty"},
 		{"gdsmith{proptypes=string,string}", "listed twice"},
 		{"gdsmith{clauses=0..21}", "out of range"},
 		{"gdsmith{patterns=0..1}", "out of range"},
@@ -74,7 +74,7 @@ func TestParseOptionsErrors(t *testing.T) {
 	}
 	o := DefaultOptions()
 	o.PropTypes = nil
-	if _, err := Generate(o, 1); err == nil || !strings.Contains(err.Error(), "no property types") {
+	if _, err := Generate(o, 1); err == nil || !strings.Contains(err.Error(), "proptypes is empty") {
 		t.Errorf("Generate without property types: %v, want an error", err)
 	}
 }

@@ -2,7 +2,6 @@ package datalog
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/polyfuzz/polyfuzz/genopts"
 )
@@ -128,6 +127,7 @@ func (o *Options) form() genopts.Form {
 			}
 			return names
 		},
+		Choices: []string{Number.String(), Symbol.String()},
 		SetList: func(names []string) error {
 			o.Types = nil
 			for _, name := range names {
@@ -147,21 +147,7 @@ func (o *Options) form() genopts.Form {
 
 // Validate reports the first option out of its bounds.
 func (o Options) Validate() error {
-	if err := o.form().Check(); err != nil {
-		return err
-	}
-	if len(o.Types) == 0 {
-		return fmt.Errorf("datalog: options: no types; name at least one of number, symbol")
-	}
-	for i, t := range o.Types {
-		if t != Number && t != Symbol {
-			return fmt.Errorf("datalog: options: unknown type %s; use number or symbol", t)
-		}
-		if slices.Contains(o.Types[:i], t) {
-			return fmt.Errorf("datalog: options: type %s listed twice; name it once", t)
-		}
-	}
-	return nil
+	return o.form().Check()
 }
 
 // String returns the options in canonical one-line form, for example "queryfuzz{tables=1..3

@@ -5,6 +5,7 @@ package genopts
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -34,6 +35,8 @@ type Form struct {
 	ListKey string
 	List    func() []string
 	SetList func(items []string) error
+	// Choices are the items the list may hold; Check wants at least one, each once.
+	Choices []string
 }
 
 // String prints the options in canonical form: the fields in order, then the list.
@@ -77,7 +80,11 @@ fields:
 		}
 		seen[k] = true
 		if k == f.ListKey {
-			if err := f.SetList(strings.Split(v, ",")); err != nil {
+			var items []string // "key=" is the empty list
+			if v != "" {
+				items = strings.Split(v, ",")
+			}
+			if err := f.SetList(items); err != nil {
 				return err
 			}
 			continue
@@ -108,8 +115,32 @@ fields:
 	return nil
 }
 
-// Check reports the first field out of its bounds, or a range whose Min exceeds its Max.
+func (f Form) checkList() error {
+	if f.List == nil {
+		return nil
+	}
+	items := f.List()
+	choices := strings.Join(f.Choices, ", ")
+	if len(items) == 0 {
+		return fmt.Errorf("%s: %s is empty; name at least one of %s", f.Prefix, f.ListKey, choices)
+	}
+	for i, it := range items {
+		if !slices.Contains(f.Choices, it) {
+			return fmt.Errorf("%s: %s: unknown item %s; use %s", f.Prefix, f.ListKey, it, choices)
+		}
+		if slices.Contains(items[:i], it) {
+			return fmt.Errorf("%s: %s: %s listed twice; name it once", f.Prefix, f.ListKey, it)
+		}
+	}
+	return nil
+}
+
+// Check reports the first field out of its bounds, a range whose Min exceeds its Max, or a list
+// that is empty, repeats an item or holds one not among Choices.
 func (f Form) Check() error {
+	if err := f.checkList(); err != nil {
+		return err
+	}
 	for _, fl := range f.Fields {
 		if r := fl.Range; r != nil {
 			if r.Min > r.Max {

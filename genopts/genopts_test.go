@@ -14,8 +14,9 @@ type toy struct {
 
 func (t *toy) form() Form {
 	return Form{Prefix: "toy: options", Name: "toy", ListKey: "items",
-		Fields: []Field{{Key: "r", Range: &t.r, Min: 0, Max: 10}, {Key: "n", Int: &t.n, Min: 1, Max: 5}},
-		List:   func() []string { return t.items },
+		Fields:  []Field{{Key: "r", Range: &t.r, Min: 0, Max: 10}, {Key: "n", Int: &t.n, Min: 1, Max: 5}},
+		List:    func() []string { return t.items },
+		Choices: []string{"a", "x", "y", "z"},
 		SetList: func(items []string) error {
 			for _, it := range items {
 				if it == "bad" {
@@ -44,6 +45,9 @@ func TestForm(t *testing.T) {
 		{"toy{r=5..4}", "", "toy: options: r=5..4: write r=MIN..MAX with MIN <= MAX"},
 		{"toy{r=0..11}", "", "toy: options: r=0..11 out of range; keep it within 0..10"},
 		{"toy{n=6}", "", "toy: options: n=6 out of range; keep it within 1..5"},
+		{"toy{items=}", "", "toy: options: items is empty; name at least one of a, x, y, z"},
+		{"toy{items=x,w}", "", "toy: options: items: unknown item w; use a, x, y, z"},
+		{"toy{items=x,y,x}", "", "toy: options: items: x listed twice; name it once"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {
