@@ -32,18 +32,21 @@ func graphEngineArg(t *testing.T, name string) string {
 }
 
 // TestGraphOraclesFire plants faults in the real engines' drivers and checks that the
-// differential and the partition oracle each report a wrong result, reduced to a small graph and
-// query that still fail when replayed.
+// differential and the partition oracle each report a wrong result, and the error oracle an
+// unexpected error, reduced to a small graph and query that still fail when replayed.
 func TestGraphOraclesFire(t *testing.T) {
 	seed := fmt.Sprint(testenv.Seed(t))
 	tests := []struct {
 		name, engine, fault, oracle, prefix string
 		extra                               []string
+		kind                                string // "" for wrong-result
 	}{
-		{"diff drops a row", "neo4j", "drop-row:.", "diff", "diff: neo4j: ", nil},
-		{"diff changes a value", "neo4j", "change-value:.", "diff", "diff: neo4j: ", nil},
-		{"partition drops a row", "falkordb", "drop-row:.", "partition", "tlp-where: falkordb: ", []string{"--ref=false"}},
-		{"partition changes a value", "neo4j", "change-value:.", "partition", "tlp-where: neo4j: ", []string{"--ref=false"}},
+		{"diff drops a row", "neo4j", "drop-row:.", "diff", "diff: neo4j: ", nil, ""},
+		{"diff changes a value", "neo4j", "change-value:.", "diff", "diff: neo4j: ", nil, ""},
+		{"partition drops a row", "falkordb", "drop-row:.", "partition", "tlp-where: falkordb: ", []string{"--ref=false"}, ""},
+		{"partition changes a value", "neo4j", "change-value:.", "partition", "tlp-where: neo4j: ", []string{"--ref=false"}, ""},
+		{"error on a valid query", "falkordb", "error:.", "partition", "error: falkordb: fault ", []string{"--ref=false"},
+			"unexpected-error"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,7 +67,11 @@ func TestGraphOraclesFire(t *testing.T) {
 			if rec == nil {
 				t.Fatalf("the %s oracle did not fire:\n%s", tc.oracle, stdout)
 			}
-			orig, red := checkReplayed(t, out, rec, "wrong-result") // --max-findings 1 may stop at the first hit
+			kind := tc.kind
+			if kind == "" {
+				kind = "wrong-result"
+			}
+			orig, red := checkReplayed(t, out, rec, kind) // --max-findings 1 may stop at the first hit
 			t.Logf("%s: reduced from %d setup statements and %d query bytes to %d and %d", rec.Title,
 				len(orig.Setup), queryBytes(orig.Texts()), len(red.Setup), queryBytes(red.Texts()))
 			if len(red.Setup) > len(orig.Setup)/2 || queryBytes(red.Texts()) > queryBytes(orig.Texts()) {
