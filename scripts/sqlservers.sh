@@ -24,6 +24,7 @@
 # The loop's pid is in DIR/supervisor.pid and the current mariadbd's in DIR/mariadbd.pid, where DIR
 # is the directory of the server's pid file (SELECT @@pid_file).
 
+source "$(dirname "${BASH_SOURCE[0]}")/servertmp.sh"
 _SQLSERVERS_USER=polyfuzz
 _SQLSERVERS_PASS=polyfuzz-secret
 _SQLSERVERS_DB=polyfuzz
@@ -31,23 +32,6 @@ _SQLSERVERS_DB=polyfuzz
 _SQLSERVERS_PG_DIR="${_SQLSERVERS_PG_DIR:-}"           # temp dir of the PostgreSQL cluster, if any
 _SQLSERVERS_MARIADB_DIR="${_SQLSERVERS_MARIADB_DIR:-}" # temp dir of the MariaDB server, if any
 _SQLSERVERS_MARIADB_PID="${_SQLSERVERS_MARIADB_PID:-}" # pid of the supervisor loop around mariadbd, if any
-
-# _sqlservers_tmp prints where the servers' data goes: POLYFUZZ_SQLSERVERS_TMP if set, else
-# /dev/shm when it has a gigabyte free (MariaDB creates and drops table files on every reset, which
-# is several times faster in memory), else TMPDIR or /tmp.
-_sqlservers_tmp() {
-  if [ -n "${POLYFUZZ_SQLSERVERS_TMP:-}" ]; then
-    echo "$POLYFUZZ_SQLSERVERS_TMP"
-    return
-  fi
-  local free
-  free=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }') || true
-  if [ -w /dev/shm ] && [ "${free:-0}" -ge 1048576 ]; then
-    echo /dev/shm
-  else
-    echo "${TMPDIR:-/tmp}"
-  fi
-}
 
 # _sqlservers_pg_bin prints the directory holding initdb and pg_ctl (newest installed version).
 _sqlservers_pg_bin() {
@@ -104,7 +88,7 @@ _sqlservers_start_postgres() {
     fi
     return 0
   fi
-  dir=$(mktemp -d "$(_sqlservers_tmp)/polyfuzz-pg.XXXXXX") || return 1
+  dir=$(mktemp -d "$(_polyfuzz_tmp "${POLYFUZZ_SQLSERVERS_TMP:-}")/polyfuzz-pg.XXXXXX") || return 1
   chmod 755 "$dir"
   if [ "$(id -u)" -eq 0 ]; then chown postgres:postgres "$dir"; fi
   _SQLSERVERS_PG_DIR=$dir
@@ -205,7 +189,7 @@ _sqlservers_start_mariadb() {
   fi
   local mariadbd=mariadbd
   command -v mariadbd >/dev/null 2>&1 || mariadbd=/usr/sbin/mariadbd
-  dir=$(mktemp -d "$(_sqlservers_tmp)/polyfuzz-mariadb.XXXXXX") || return 1
+  dir=$(mktemp -d "$(_polyfuzz_tmp "${POLYFUZZ_SQLSERVERS_TMP:-}")/polyfuzz-mariadb.XXXXXX") || return 1
   _SQLSERVERS_MARIADB_DIR=$dir
   if ! mariadb-install-db --no-defaults --user="$(id -un)" --datadir="$dir/data" --auth-root-authentication-method=socket \
       --auth-root-socket-user="$(id -un)" \
