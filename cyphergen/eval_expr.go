@@ -1,7 +1,9 @@
 package cyphergen
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/cypherval"
@@ -382,44 +384,41 @@ func equal(a, b cypherval.Val) (Tri, error) {
 		if len(a.L) != len(b.L) {
 			return False, nil
 		}
-		res := True
-		for i := range a.L {
-			t, err := equal(a.L[i], b.L[i])
-			if err != nil {
-				return Unknown, err
-			}
-			if t == False {
-				return False, nil
-			}
-			if t == Unknown {
-				res = Unknown
-			}
-		}
-		return res, nil
+		return equalAll(len(a.L), func(i int) (x, y cypherval.Val, ok bool) { return a.L[i], b.L[i], true })
 	case cypherval.Map:
 		if len(a.M) != len(b.M) {
 			return False, nil
 		}
-		res := True
-		for k, x := range a.M {
-			y, ok := b.M[k]
-			if !ok {
-				return False, nil
-			}
-			t, err := equal(x, y)
-			if err != nil {
-				return Unknown, err
-			}
-			if t == False {
-				return False, nil
-			}
-			if t == Unknown {
-				res = Unknown
-			}
-		}
-		return res, nil
+		keys := slices.Sorted(maps.Keys(a.M))
+		return equalAll(len(keys), func(i int) (x, y cypherval.Val, ok bool) {
+			y, ok = b.M[keys[i]]
+			return a.M[keys[i]], y, ok
+		})
 	}
 	return Unknown, unsupported("equality of " + a.Kind.String())
+}
+
+// equalAll is the equality of n pairs of elements, three-valued: false when a pair is unequal or
+// missing (ok false), else null when a pair's equality is null, else true.
+func equalAll(n int, pair func(i int) (x, y cypherval.Val, ok bool)) (Tri, error) {
+	res := True
+	for i := range n {
+		x, y, ok := pair(i)
+		if !ok {
+			return False, nil
+		}
+		t, err := equal(x, y)
+		if err != nil {
+			return Unknown, err
+		}
+		if t == False {
+			return False, nil
+		}
+		if t == Unknown {
+			res = Unknown
+		}
+	}
+	return res, nil
 }
 
 // cmpNumbers compares two numbers exactly; ok is false when either is NaN.
