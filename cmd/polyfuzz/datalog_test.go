@@ -78,42 +78,19 @@ func TestDatalogOraclesFire(t *testing.T) {
 			out := t.TempDir()
 			args := append([]string{"datalog", "--engine", dlEngineArg(t, tc.engine), "--oracle", tc.oracle, "--seed", seed,
 				"-j", "2", "--quiet", "--out", out, "--fault", tc.fault, "--max-findings", "1", "--reduce-time", "1m"}, tc.extra...)
-			code, stdout, stderr := polyfuzz(t, append(args, "--tests", "300")...)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-			}
-			var rec *campaign.Record
-			for title, r := range records(t, out) {
-				if strings.HasPrefix(title, tc.prefix) {
-					rec = r
-				}
-			}
-			if rec == nil {
-				t.Fatalf("the %s oracle did not fire:\n%s", tc.oracle, stdout)
-			}
+			rec := firedFinding(t, out, tc.prefix, append(args, "--tests", "300")...)
 			kind := tc.kind
 			if kind == "" {
 				kind = "wrong-result"
 			}
-			if rec.Kind.String() != kind || rec.Status != campaign.StatusReduced {
-				t.Errorf("%s: kind %s, status %s (%s); want a reduced %s", rec.Title, rec.Kind, rec.Status, rec.Note, kind)
-			}
-			dir := filepath.Join(out, "findings", rec.Hash)
-			_, orig, red, err := campaign.LoadFinding(dir)
-			if err != nil || red == nil {
-				t.Fatalf("%s: no reduced case: %v", rec.Title, err)
-			}
+			orig, red := checkReplayed(t, out, rec, kind)
 			rules, facts := programSize(t, red.Texts())
 			origRules, origFacts := programSize(t, orig.Texts())
 			t.Logf("%s: reduced from %d rules and %d facts to %d rules and %d facts", rec.Title, origRules, origFacts, rules, facts)
 			if rules > 4*len(red.Queries) {
 				t.Errorf("%s: the reduced case keeps %d rules in %d programs, want a few", rec.Title, rules, len(red.Queries))
 			}
-			code, rout, rerr := polyfuzz(t, "replay", dir)
-			if code != 0 || !strings.Contains(rout, "identical to the stored case") || !strings.Contains(rout, "\nreproduces") {
-				t.Errorf("replay of %s: exit %d\n%s%s", rec.Title, code, rout, rerr)
-			}
-			repro, err := os.ReadFile(filepath.Join(dir, "repro.sh"))
+			repro, err := os.ReadFile(filepath.Join(out, "findings", rec.Hash, "repro.sh"))
 			if err != nil || !strings.Contains(string(repro), "polyfuzz replay") {
 				t.Errorf("repro.sh: %v\n%s", err, repro)
 			}

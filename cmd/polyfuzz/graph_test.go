@@ -54,19 +54,7 @@ func TestGraphOraclesFire(t *testing.T) {
 			args := append([]string{"graph", "--engine", graphEngineArg(t, tc.engine), "--oracle", tc.oracle, "--seed", seed,
 				"--gen", smallGraph, "--quiet", "--out", out, "--fault", tc.fault, "--max-findings", "1", "--reduce-time", "2m",
 				"--tests", "40"}, tc.extra...)
-			code, stdout, stderr := polyfuzz(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-			}
-			var rec *campaign.Record
-			for title, r := range records(t, out) {
-				if strings.HasPrefix(title, tc.prefix) {
-					rec = r
-				}
-			}
-			if rec == nil {
-				t.Fatalf("the %s oracle did not fire:\n%s", tc.oracle, stdout)
-			}
+			rec := firedFinding(t, out, tc.prefix, args...)
 			kind := tc.kind
 			if kind == "" {
 				kind = "wrong-result"

@@ -119,6 +119,23 @@ func runCampaign(t *testing.T, n int, args ...string) string {
 	return stdout
 }
 
+// firedFinding runs a campaign with a planted fault and returns the stored finding whose title
+// starts with prefix, failing t when the campaign fails or stored none.
+func firedFinding(t *testing.T, out, prefix string, args ...string) *campaign.Record {
+	t.Helper()
+	code, stdout, stderr := polyfuzz(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for title, r := range records(t, out) {
+		if strings.HasPrefix(title, prefix) {
+			return r
+		}
+	}
+	t.Fatalf("no finding %q:\n%s", prefix, stdout)
+	return nil
+}
+
 // checkFired checks that an oracle's finding on a planted fault has several hits and passes
 // checkReplayed.
 func checkFired(t *testing.T, out string, rec *campaign.Record, kind string) (orig, red *fuzz.Case) {
