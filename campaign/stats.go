@@ -43,7 +43,11 @@ func (s *Sample) UniqueFindings() int64 {
 
 // Info is campaign.json: what ran, on what, and the totals at the end.
 type Info struct {
-	Format  string            `json:"format"` // "polyfuzz campaign v1"
+	Format string `json:"format"` // "polyfuzz campaign v1"
+	// Polyfuzz is the version of polyfuzz that ran the campaign.
+	Polyfuzz string `json:"polyfuzz,omitempty"`
+	// Fault is the fault spec planted in the first engine, "" for none.
+	Fault   string            `json:"fault,omitempty"`
 	Command string            `json:"command"`
 	Domain  string            `json:"domain"`
 	Seed    uint64            `json:"seed"`

@@ -55,6 +55,11 @@ type Record struct {
 	ReducedStatements int    `json:"reduced_statements,omitempty"`
 	Replay            string `json:"replay"`
 	Note              string `json:"note,omitempty"`
+	// Fault is the fault spec planted in the first engine (targets/fault) when the finding came
+	// from a planted fault, not from the engine itself; "" for a real finding.
+	Fault string `json:"fault,omitempty"`
+	// Polyfuzz is the version of polyfuzz that stored the finding.
+	Polyfuzz string `json:"polyfuzz,omitempty"`
 
 	// Hash is the name of the finding's directory.
 	Hash string `json:"-"`
