@@ -65,13 +65,6 @@ type Record struct {
 	Hash string `json:"-"`
 }
 
-// Format prints cases in a domain's own language for people and for the engine's own CLI.
-type Format interface {
-	Ext() string                                              // ".sql", ".smt2", ...
-	CaseText(c *fuzz.Case, roles []string) []byte             // nil roles: all queries
-	Repro(c *fuzz.Case, roles []string, header string) []byte // a bash script
-}
-
 // Store keeps findings on disk under DIR/findings/<hash of title>/, deduplicated by title. Writes
 // are atomic; nothing is ever deleted. It is safe for concurrent use.
 type Store struct {
@@ -202,16 +195,6 @@ func (s *Store) Replace(r *Record, f *fuzz.Finding, m Meta) error {
 	r.Statements, r.Status, r.Reliability, r.Note = len(c.Setup)+len(c.Queries), StatusUnconfirmed, "", ""
 	s.mu.Unlock()
 	return s.writeExample(r, f, m)
-}
-
-func (s *Store) writeRepro(dir string, r *Record, c *fuzz.Case, f Format) error {
-	header := fmt.Sprintf("%s\nkind: %s, oracle: %s, seed: %d\nexpected: %s\nactual: %s\nreplay: %s",
-		r.Title, r.Kind, r.Oracle, r.Seed, r.Expected, r.Actual, r.Replay)
-	b := f.Repro(c, r.Roles, header)
-	if err := writeAtomic(dir, "repro.sh", b); err != nil {
-		return err
-	}
-	return os.Chmod(filepath.Join(dir, "repro.sh"), 0o755)
 }
 
 // Save writes r's finding.json.
