@@ -25,4 +25,3 @@ func (s *Store) writeRepro(dir string, r *Record, c *fuzz.Case, f Format) error 
 	}
 	return os.Chmod(filepath.Join(dir, "repro.sh"), 0o755)
 }
-
