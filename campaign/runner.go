@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -49,8 +50,9 @@ type Config struct {
 	// progress lines when not Live (0: StatsEvery).
 	StatsEvery    time.Duration
 	ProgressEvery time.Duration
-	// Options are the campaign options that rebuild its targets; they are stored with findings.
-	Options map[string]string
+	// Options are the campaign's engine settings that rebuild its targets, as the domain
+	// encodes them (JSON); they are stored with findings.
+	Options json.RawMessage
 	// Replay returns the command line that replays a finding directory.
 	Replay func(dir string) string
 }

@@ -47,16 +47,16 @@ type Info struct {
 	// Polyfuzz is the version of polyfuzz that ran the campaign.
 	Polyfuzz string `json:"polyfuzz,omitempty"`
 	// Fault is the fault spec planted in the first engine, "" for none.
-	Fault   string            `json:"fault,omitempty"`
-	Command string            `json:"command"`
-	Domain  string            `json:"domain"`
-	Seed    uint64            `json:"seed"`
-	Options map[string]string `json:"options"`
-	Targets []TargetInfo      `json:"targets"`
-	Oracles []string          `json:"oracles"`
-	Workers int               `json:"workers"`
-	Start   time.Time         `json:"start"`
-	End     time.Time         `json:"end,omitempty"`
+	Fault   string          `json:"fault,omitempty"`
+	Command string          `json:"command"`
+	Domain  string          `json:"domain"`
+	Seed    uint64          `json:"seed"`
+	Options json.RawMessage `json:"options"`
+	Targets []TargetInfo    `json:"targets"`
+	Oracles []string        `json:"oracles"`
+	Workers int             `json:"workers"`
+	Start   time.Time       `json:"start"`
+	End     time.Time       `json:"end,omitempty"`
 	// Stop says why the campaign ended: "budget", "tests", "findings", "interrupted", "error".
 	Stop   string  `json:"stop,omitempty"`
 	Totals *Sample `json:"totals,omitempty"`

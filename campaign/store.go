@@ -41,13 +41,14 @@ type Record struct {
 	Expected string       `json:"expected"`
 	Actual   string       `json:"actual"`
 	Roles    []string     `json:"roles,omitempty"`
-	// Options are the campaign options that rebuild its targets (engine, fault, isolation).
-	Options     map[string]string `json:"options,omitempty"`
-	Status      string            `json:"status"`
-	Reliability string            `json:"reliability,omitempty"` // "3/3": re-runs that reproduced it
-	FirstSeen   time.Time         `json:"first_seen"`
-	LastSeen    time.Time         `json:"last_seen"`
-	Hits        int64             `json:"hits"`
+	// Options are the campaign's engine settings that rebuild its targets (engines, fault,
+	// isolation), as the domain encodes them.
+	Options     json.RawMessage `json:"options,omitempty"`
+	Status      string          `json:"status"`
+	Reliability string          `json:"reliability,omitempty"` // "3/3": re-runs that reproduced it
+	FirstSeen   time.Time       `json:"first_seen"`
+	LastSeen    time.Time       `json:"last_seen"`
+	Hits        int64           `json:"hits"`
 	// Examples are the seeds of the first few cases that hit this finding.
 	Examples []uint64 `json:"examples"`
 	// Statements counts setup statements plus queries, before and after reduction.
@@ -115,7 +116,7 @@ func Hash(title string) string {
 // Meta is what the runner knows about a finding beyond the oracle's report.
 type Meta struct {
 	Targets []TargetInfo
-	Options map[string]string
+	Options json.RawMessage
 	Format  Format
 	// Replay is the command line that replays a finding directory (given as its argument).
 	Replay func(dir string) string
