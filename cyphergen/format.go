@@ -95,3 +95,267 @@ func (f Format) Repro(c *fuzz.Case, roles []string, header string) []byte {
 	}
 	return []byte(b.String())
 }
+
+// ShowValue prints a canonical graph value (cypherval's Canon text) in Cypher's notation, for a
+// finding's expected and actual lines: null, true, 3, 1.0 (a whole float keeps its point), 'it\'s',
+// [1, 'a'], {k: 1}, a node as (:L0:L2 {id: 104, k0: 'x'}), a relationship as [:T2 {id: 163}], a
+// path as (:A {id: 1})-[:T {id: 2}]-(:B {id: 3}). Canonical text does not escape strings, so a
+// string holding ", k: " or a closing bracket may be cut at the wrong place; text that does not
+// read as a canonical value is returned as it is. The domain wiring sets it on the oracles as
+// oracles.Display{Value: cyphergen.ShowValue}.
+func ShowValue(v string) string {
+	// Where a string ends is a guess; a wrong guess fails later, and the next guess is tried, in
+	// depth-first order over the strings' possible ends, a bounded number of times.
+	p := &canonReader{s: v}
+	for attempt := 0; attempt < 256; attempt++ {
+		p.i, p.str = 0, 0
+		var b strings.Builder
+		if p.value(&b, stopTop) && p.i == len(p.s) {
+			return b.String()
+		}
+		if !p.next() {
+			break
+		}
+	}
+	return v
+}
+
+// stopKind says where a string value of canonical text ends: what may follow it.
+type stopKind int
+
+const (
+	stopTop  stopKind = iota // the end of the text
+	stopList                 // ", " and another value, or "]"
+	stopMap                  // ", key: " or "}"
+	stopPath                 // ", " and an element, or ">"
+)
+
+// canonReader reads canonical graph values (cypherval.Val.Canon) from s at i. The k-th string
+// read takes the choice[k]-th of its possible ends (cands[k] of them).
+type canonReader struct {
+	s      string
+	i      int
+	str    int
+	choice []int
+	cands  []int
+}
+
+// next moves to the next combination of string ends to try; false when all were tried.
+func (p *canonReader) next() bool {
+	n := min(p.str, len(p.choice))
+	for k := n - 1; k >= 0; k-- {
+		if p.choice[k]+1 < p.cands[k] {
+			p.choice[k]++
+			p.choice, p.cands = p.choice[:k+1], p.cands[:k+1]
+			return true
+		}
+	}
+	return false
+}
+
+func (p *canonReader) eat(tok string) bool {
+	if strings.HasPrefix(p.s[p.i:], tok) {
+		p.i += len(tok)
+		return true
+	}
+	return false
+}
+
+// value reads one value and writes it in Cypher's notation; stop says where a string ends.
+func (p *canonReader) value(b *strings.Builder, stop stopKind) bool {
+	switch {
+	case p.eat("NULL"):
+		b.WriteString("null")
+	case p.eat("B:"):
+		switch {
+		case p.eat("true"):
+			b.WriteString("true")
+		case p.eat("false"):
+			b.WriteString("false")
+		default:
+			return false
+		}
+	case p.eat("i:"), p.eat("d:"):
+		b.WriteString(p.number())
+	case p.eat("r:"):
+		f := p.number()
+		switch {
+		case f == "NaN", f == "-Inf":
+			b.WriteString(strings.Replace(f, "Inf", "Infinity", 1))
+		case f == "+Inf":
+			b.WriteString("Infinity")
+		case strings.ContainsAny(f, ".e"):
+			b.WriteString(f)
+		default:
+			b.WriteString(f + ".0")
+		}
+	case p.eat("t:"):
+		end := p.stringEnd(stop)
+		b.WriteString("'" + cypherQuoter.Replace(p.s[p.i:end]) + "'")
+		p.i = end
+	case p.eat("l:["):
+		b.WriteString("[")
+		if !p.seq(b, "]", stopList, p.value) {
+			return false
+		}
+		b.WriteString("]")
+	case p.eat("m:"):
+		return p.props(b, false)
+	case p.eat("n:("):
+		b.WriteString("(")
+		if !p.labels(b) || !p.props(b, true) || !p.eat(")") {
+			return false
+		}
+		b.WriteString(")")
+	case p.eat("e:["):
+		b.WriteString("[")
+		if !p.labels(b) || !p.props(b, true) || !p.eat("]") {
+			return false
+		}
+		b.WriteString("]")
+	case p.eat("p:<"):
+		first := true
+		for !p.eat(">") {
+			if !first && !p.eat(", ") {
+				return false
+			}
+			if !first {
+				b.WriteString("-")
+			}
+			first = false
+			if !p.value(b, stopPath) {
+				return false
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+var cypherQuoter = strings.NewReplacer(`\`, `\\`, `'`, `\'`)
+
+// number reads the text of a number up to the next delimiter.
+func (p *canonReader) number() string {
+	j := p.i
+	for j < len(p.s) && strings.IndexByte(",]}>) ", p.s[j]) < 0 {
+		j++
+	}
+	n := p.s[p.i:j]
+	p.i = j
+	return n
+}
+
+// stringEnd returns where a string value starting at p.i ends: the first, second, ... place
+// (as p.choice says for this string) where what follows may follow a string in its context.
+func (p *canonReader) stringEnd(stop stopKind) int {
+	s := p.s
+	var ends []int
+	for j := p.i; j < len(s); j++ {
+		rest := s[j:]
+		switch stop {
+		case stopList:
+			if rest[0] == ']' || strings.HasPrefix(rest, ", ") && startsValue(rest[2:]) {
+				ends = append(ends, j)
+			}
+		case stopMap:
+			if rest[0] == '}' || strings.HasPrefix(rest, ", ") && startsKey(rest[2:]) {
+				ends = append(ends, j)
+			}
+		case stopPath:
+			if rest[0] == '>' || strings.HasPrefix(rest, ", ") && startsValue(rest[2:]) {
+				ends = append(ends, j)
+			}
+		}
+	}
+	ends = append(ends, len(s))
+	k := p.str
+	p.str++
+	if k == len(p.choice) {
+		p.choice, p.cands = append(p.choice, 0), append(p.cands, len(ends))
+	}
+	return ends[min(p.choice[k], len(ends)-1)]
+}
+
+// startsValue reports whether s starts with a canonical value's tag.
+func startsValue(s string) bool {
+	return strings.HasPrefix(s, "NULL") || len(s) >= 2 && s[1] == ':' && strings.IndexByte("Bidrtlmnep", s[0]) >= 0
+}
+
+// startsKey reports whether s starts with "key: ".
+func startsKey(s string) bool {
+	k, _, ok := strings.Cut(s, ": ")
+	if !ok || k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// seq reads items separated by ", " up to close, writing them separated by ", ".
+func (p *canonReader) seq(b *strings.Builder, close string, stop stopKind, item func(*strings.Builder, stopKind) bool) bool {
+	for n := 0; !p.eat(close); n++ {
+		if n > 0 {
+			if !p.eat(", ") {
+				return false
+			}
+			b.WriteString(", ")
+		}
+		if p.i >= len(p.s) || !item(b, stop) {
+			return false
+		}
+	}
+	return true
+}
+
+// labels reads ":L0:L1 " (labels and the space after them), or nothing.
+func (p *canonReader) labels(b *strings.Builder) bool {
+	if !strings.HasPrefix(p.s[p.i:], ":") {
+		return true
+	}
+	j := strings.IndexByte(p.s[p.i:], ' ')
+	if j < 0 {
+		return false
+	}
+	b.WriteString(p.s[p.i : p.i+j+1])
+	p.i += j + 1
+	return true
+}
+
+// props reads a map "{k: v, ...}"; the empty properties of an element are not written (nor the
+// space after its labels).
+func (p *canonReader) props(b *strings.Builder, element bool) bool {
+	if !p.eat("{") {
+		return false
+	}
+	var m strings.Builder
+	m.WriteString("{")
+	ok := p.seq(&m, "}", stopMap, func(m *strings.Builder, stop stopKind) bool {
+		k, _, found := strings.Cut(p.s[p.i:], ": ")
+		if !found || !startsKey(p.s[p.i:]) {
+			return false
+		}
+		m.WriteString(k + ": ")
+		p.i += len(k) + 2
+		return p.value(m, stop)
+	})
+	if !ok {
+		return false
+	}
+	m.WriteString("}")
+	text := m.String()
+	if element && text == "{}" {
+		if s := b.String(); strings.HasSuffix(s, " ") {
+			b.Reset()
+			b.WriteString(strings.TrimSuffix(s, " "))
+		}
+		return true
+	}
+	b.WriteString(text)
+	return true
+}

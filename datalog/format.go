@@ -92,3 +92,35 @@ func ownCommand(d Dialect, program, base string) string {
 	b.WriteString(cmd + "\n")
 	return b.String()
 }
+
+// ShowValue prints a canonical value of a Datalog answer as the canonical syntax writes the
+// constant: a number as it is ("i:-8" is -8), a symbol in double quotes ("t:k" is "k"); NULL and
+// other values are returned as they are. The domain wiring sets it on the oracles as
+// oracles.Display{Value: datalog.ShowValue, Row: datalog.ShowRow}.
+func ShowValue(v string) string {
+	switch {
+	case strings.HasPrefix(v, "i:"):
+		return v[2:]
+	case strings.HasPrefix(v, "t:"):
+		return quote(v[2:])
+	}
+	return v
+}
+
+// ShowRow prints one row of a Datalog answer, the relation's name followed by the tuple's
+// canonical values, as a fact of the canonical syntax: ypt3(-8, "k", "k"). A row without values
+// prints as its relation's name.
+func ShowRow(row []string) string {
+	if len(row) == 0 {
+		return "()"
+	}
+	rel := strings.TrimPrefix(row[0], "t:")
+	if len(row) == 1 {
+		return rel
+	}
+	vals := make([]string, len(row)-1)
+	for i, v := range row[1:] {
+		vals[i] = ShowValue(v)
+	}
+	return rel + "(" + strings.Join(vals, ", ") + ")"
+}

@@ -32,3 +32,21 @@ func TestFormat(t *testing.T) {
 		t.Errorf("repro.sh does not run z3:\n%s", repro)
 	}
 }
+
+func TestShowRow(t *testing.T) {
+	tests := []struct {
+		row  []string
+		want string
+	}{
+		{[]string{"ypt3", "i:-8", "t:k", "t:k"}, `ypt3(-8, "k", "k")`},
+		{[]string{"t:e", `t:say "hi" \o/`}, `e("say \"hi\" \\o/")`},
+		{[]string{"flag"}, "flag"},
+		{[]string{"r", "NULL"}, "r(NULL)"},
+		{nil, "()"},
+	}
+	for _, tc := range tests {
+		if got := ShowRow(tc.row); got != tc.want {
+			t.Errorf("ShowRow(%q) = %s, want %s", tc.row, got, tc.want)
+		}
+	}
+}

@@ -27,6 +27,8 @@ type Rows struct {
 	// Reference names a trusted target (a reference implementation): when it answers, its side
 	// is the expected answer and every other side is named as the odd one out.
 	Reference string
+	// Show prints the rows the finding quotes; the zero Display strips the type tags.
+	Show Display
 }
 
 // Name returns "diff".
@@ -156,10 +158,10 @@ func (o Rows) finding(c *fuzz.Case, runs []fuzz.Run, qi int, votes map[string][]
 		missing, extra := bags[ref].Diff(bags[k])
 		s := fmt.Sprintf("%s: %d rows", names(k), len(rows))
 		if len(missing) > 0 {
-			s += ", missing " + showRows(rawRows(missing, refRows))
+			s += ", missing " + o.Show.rows(rawRows(missing, refRows))
 		}
 		if len(extra) > 0 {
-			s += ", extra " + showRows(rawRows(extra, rows))
+			s += ", extra " + o.Show.rows(rawRows(extra, rows))
 		}
 		actual = append(actual, s)
 	}

@@ -78,7 +78,7 @@ func TestRows(t *testing.T) {
 }
 
 // TestRowsShows checks the expected and actual lines: the role, the row counts and the rows that
-// differ from the majority, as the engines returned them.
+// differ from the majority, as the engines returned them, printed by the oracle's Display.
 func TestRowsShows(t *testing.T) {
 	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "q"}}}
 	maj := ok(row("i:1", "t:a"), row("d:2.50", "t:b"))
@@ -87,17 +87,33 @@ func TestRowsShows(t *testing.T) {
 		{Target: "mysql", Results: []*fuzz.Result{ok(row("d:1.0", "t:a"), row("r:2.5", "t:b"))}},
 		{Target: "sqlite", Results: []*fuzz.Result{ok(row("i:1", "t:a"), row("i:3", "t:c"), row("i:4", "t:d"))}},
 	}
-	v := Rows{}.Check(c, runs)
-	checkVerdict(t, v, "diff: sqlite: returns different rows than mysql,postgres", "", fuzz.KindWrongResult)
-	f := v.Finding
-	for _, want := range []string{"q", "mysql,postgres", "2 rows"} {
-		if !strings.Contains(f.Expected, want) {
-			t.Errorf("expected %q lacks %q", f.Expected, want)
-		}
+	tests := []struct {
+		name   string
+		show   Display
+		actual []string
+	}{
+		{"default display", Display{}, []string{"sqlite: 3 rows", "missing (", "'b')", "extra (3, 'c'), (4, 'd')"}},
+		{"own row notation", Display{Row: func(r []string) string { return "row" + strings.Join(r, "/") }},
+			[]string{"sqlite: 3 rows", "extra rowi:3/t:c, rowi:4/t:d"}},
 	}
-	for _, want := range []string{"sqlite: 3 rows", "missing (", "t:b)", "extra (i:3, t:c), (i:4, t:d)"} {
-		if !strings.Contains(f.Actual, want) {
-			t.Errorf("actual %q lacks %q", f.Actual, want)
-		}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Rows{Show: tc.show}.Check(c, runs)
+			checkVerdict(t, v, "diff: sqlite: returns different rows than mysql,postgres", "", fuzz.KindWrongResult)
+			f := v.Finding
+			for _, want := range []string{"q", "mysql,postgres", "2 rows"} {
+				if !strings.Contains(f.Expected, want) {
+					t.Errorf("expected %q lacks %q", f.Expected, want)
+				}
+			}
+			for _, want := range tc.actual {
+				if !strings.Contains(f.Actual, want) {
+					t.Errorf("actual %q lacks %q", f.Actual, want)
+				}
+			}
+			if strings.Contains(f.Actual, "t:") != (tc.show.Row != nil) {
+				t.Errorf("actual %q: type tags shown or hidden against the display", f.Actual)
+			}
+		})
 	}
 }

@@ -26,6 +26,8 @@ const (
 type Metamorphic struct {
 	Orig, Trans string // the roles of the two queries
 	Param       string // the case parameter that names the relation
+	// Show prints the rows the finding quotes; the zero Display strips the type tags.
+	Show Display
 }
 
 // Name returns "metamorphic".
@@ -54,10 +56,10 @@ func (o Metamorphic) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		missing, extra := orig.Diff(trans) // in orig only, in trans only
 		var broken []string
 		if len(missing) > 0 && rel != RelSuperset {
-			broken = append(broken, "misses "+showRows(rawRows(missing, a.Rows)))
+			broken = append(broken, "misses "+o.Show.rows(rawRows(missing, a.Rows)))
 		}
 		if len(extra) > 0 && rel != RelSubset {
-			broken = append(broken, "adds "+showRows(rawRows(extra, b.Rows)))
+			broken = append(broken, "adds "+o.Show.rows(rawRows(extra, b.Rows)))
 		}
 		if len(broken) == 0 {
 			continue

@@ -93,22 +93,6 @@ func (a Bag) key() string {
 	return s.String()
 }
 
-// showRows prints up to three row keys for a finding's expected/actual lines.
-func showRows(keys []string) string {
-	var b strings.Builder
-	for i, k := range keys {
-		if i == 3 {
-			fmt.Fprintf(&b, " ... (%d in all)", len(keys))
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("(" + strings.ReplaceAll(k, "\x1f", ", ") + ")")
-	}
-	return b.String()
-}
-
 // roleIndex maps each role of c to its query index.
 func roleIndex(c *fuzz.Case, prefix string) map[string]int {
 	m := map[string]int{}

@@ -33,6 +33,8 @@ var TLPVariants = []string{"where", "having", "distinct", "groupby"}
 type TLP struct {
 	// Variant is "" or "where", "having", "distinct" or "groupby".
 	Variant string
+	// Show prints the rows the finding quotes; the zero Display strips the type tags.
+	Show Display
 }
 
 var tlpRoles = []string{"tlp.orig", "tlp.p", "tlp.notp", "tlp.null"}
@@ -77,7 +79,7 @@ func (o TLP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		}
 		orig := run.Results[at[0]].Rows
 		parts := [][][]string{run.Results[at[1]].Rows, run.Results[at[2]].Rows, run.Results[at[3]].Rows}
-		summary, expected, actual := tlpCompare(nil, set, orig, parts)
+		summary, expected, actual := tlpCompare(o.Show, nil, set, orig, parts)
 		if summary == "" {
 			continue
 		}
@@ -85,7 +87,7 @@ func (o TLP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			// Under the loose key and as sets: a group whose members differ in representation
 			// (1 and 1.0 in SQLite) may be represented differently in each query, and a HAVING
 			// predicate over the representative (length(c0)) may then place it in two partitions.
-			if s, _, _ := tlpCompare(Loose, true, orig, parts); s == "" && representations(orig, parts) {
+			if s, _, _ := tlpCompare(o.Show, Loose, true, orig, parts); s == "" && representations(orig, parts) {
 				if skip == "" {
 					skip = "ambiguous-representative"
 				}
@@ -119,14 +121,15 @@ func representations(orig [][]string, parts [][][]string) bool {
 }
 
 // tlpCompare compares the original rows with the partitions' rows under key (nil: exact), as
-// multisets or, with set, as sets of distinct rows. It returns an empty summary when they agree.
-func tlpCompare(key func(string) string, set bool, orig [][]string, parts [][][]string) (summary, expected, actual string) {
+// multisets or, with set, as sets of distinct rows, and prints the rows that differ with show.
+// It returns an empty summary when they agree.
+func tlpCompare(show Display, key func(string) string, set bool, orig [][]string, parts [][][]string) (summary, expected, actual string) {
 	o, p := NewBagWith(key, orig), NewBagWith(key, parts...)
 	expected = fmt.Sprintf("the %d rows of the original query", len(orig))
 	if set {
 		if key == nil {
 			if dup := o.repeated(); len(dup) > 0 {
-				return tlpDuplicates, "distinct rows from the original query", "repeated " + showRows(dup)
+				return tlpDuplicates, "distinct rows from the original query", "repeated " + show.rows(dup)
 			}
 		}
 		o, p = o.distinct(), p.distinct()
@@ -136,13 +139,13 @@ func tlpCompare(key func(string) string, set bool, orig [][]string, parts [][][]
 	if len(missing) == 0 && len(extra) == 0 {
 		return "", "", ""
 	}
-	summary, actual = "partitions miss rows", "partitions miss "+showRows(missing)
+	summary, actual = "partitions miss rows", "partitions miss "+show.rows(missing)
 	switch {
 	case len(missing) == 0:
-		summary, actual = "partitions add rows", "partitions add "+showRows(extra)
+		summary, actual = "partitions add rows", "partitions add "+show.rows(extra)
 	case len(extra) > 0:
 		summary = "partitions differ from the original rows"
-		actual += "; add " + showRows(extra)
+		actual += "; add " + show.rows(extra)
 	}
 	return summary, expected, actual
 }

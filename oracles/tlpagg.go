@@ -44,6 +44,8 @@ type TLPAgg struct {
 	// AvgTolerance bounds |avg − ΣSUM/ΣCOUNT| by AvgTolerance × max(1, |ΣSUM/ΣCOUNT|);
 	// zero means DefaultAvgTolerance.
 	AvgTolerance float64
+	// Show prints the values the finding quotes; the zero Display strips the type tags.
+	Show Display
 }
 
 // Name returns "tlp-agg".
@@ -62,7 +64,7 @@ func (o TLPAgg) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		if s := failedSkip(run, at...); s != "" {
 			return fuzz.Verdict{Skip: s}
 		}
-		a := aggCheck{agg: agg, tol: o.AvgTolerance, c: c, runs: runs, target: run.Target}
+		a := aggCheck{agg: agg, tol: o.AvgTolerance, show: o.Show, c: c, runs: runs, target: run.Target}
 		s, f := a.check(run, at)
 		if f != nil {
 			return fuzz.Verdict{Checked: true, Finding: f}
@@ -81,6 +83,7 @@ func (o TLPAgg) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 type aggCheck struct {
 	agg    string
 	tol    float64
+	show   Display
 	c      *fuzz.Case
 	runs   []fuzz.Run
 	target string
@@ -145,28 +148,33 @@ func (a aggCheck) finding(summary, expected, actual string) *fuzz.Finding {
 	}
 }
 
-// mismatch reports that the partitions compose to got, which differs from the original.
+// mismatch reports that the partitions compose to got (already printed), which differs from the
+// original.
 func (a aggCheck) mismatch(orig, got string, parts [][]string) (string, *fuzz.Finding) {
 	f := strings.ToLower(a.agg)
 	ps := make([]string, len(parts))
 	for i, p := range parts {
-		ps[i] = strings.Join(p, " ")
+		vs := make([]string, len(p))
+		for j, v := range p {
+			vs[j] = a.show.value(v)
+		}
+		ps[i] = strings.Join(vs, " ")
 	}
 	return "", a.finding(f+" of partitions differs from the "+f,
-		fmt.Sprintf("%s %s from the original query", f, orig),
+		fmt.Sprintf("%s %s from the original query", f, a.show.value(orig)),
 		fmt.Sprintf("%s of the partitions: %s (p: %s; not p: %s; p is null: %s)", f, got, ps[0], ps[1], ps[2]))
 }
 
 func (a aggCheck) count(orig string, parts [][]string) (string, *fuzz.Finding) {
 	want, isCount := fuzz.Count(orig)
 	if !isCount {
-		return "", a.finding("count query returned a non-count", "a count", orig)
+		return "", a.finding("count query returned a non-count", "a count", a.show.value(orig))
 	}
 	var got int64
 	for _, p := range parts {
 		n, isCount := fuzz.Count(p[0])
 		if !isCount {
-			return "", a.finding("count query returned a non-count", "a count", p[0])
+			return "", a.finding("count query returned a non-count", "a count", a.show.value(p[0]))
 		}
 		got += n
 	}
@@ -242,7 +250,7 @@ func (a aggCheck) avg(orig string, parts [][]string) (string, *fuzz.Finding) {
 	for _, p := range parts {
 		n, isCount := fuzz.Count(p[1])
 		if !isCount {
-			return "", a.finding("count query returned a non-count", "a count", p[1])
+			return "", a.finding("count query returned a non-count", "a count", a.show.value(p[1]))
 		}
 		if floatSum(p[0]) || p[0] == fuzz.Null && n > 0 { // a float sum, or NaN answered as NULL
 			return "inexact-sum", nil
@@ -309,7 +317,7 @@ func (a aggCheck) extreme(orig string, parts [][]string) (string, *fuzz.Finding)
 	}
 	if want, best, bestText := numericExtreme(a.agg, orig, vals); best != nil {
 		if best.Cmp(want) != 0 {
-			return a.mismatch(orig, bestText, parts)
+			return a.mismatch(orig, a.show.value(bestText), parts)
 		}
 		return "", nil
 	}
@@ -321,7 +329,11 @@ func (a aggCheck) extreme(orig string, parts [][]string) (string, *fuzz.Finding)
 			return "ambiguous-representative", nil
 		}
 	}
-	return a.mismatch(orig, "one of "+strings.Join(vals, ", "), parts)
+	shown := make([]string, len(vals))
+	for i, v := range vals {
+		shown[i] = a.show.value(v)
+	}
+	return a.mismatch(orig, "one of "+strings.Join(shown, ", "), parts)
 }
 
 // numericExtreme returns orig and the least (MIN) or greatest (MAX) of vals, with its text, as

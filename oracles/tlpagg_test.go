@@ -169,20 +169,42 @@ func TestTLPAggLayout(t *testing.T) {
 	}
 }
 
-// TestTLPAggShows checks that a finding shows the numbers on both sides.
+// TestTLPAggShows checks that a finding shows the values on both sides, printed by the
+// oracle's Display.
 func TestTLPAggShows(t *testing.T) {
-	v := TLPAgg{}.Check(aggCase("SUM"), []fuzz.Run{sumRun("sqlite", "d:8.5", row("d:3.25"), row("NULL"), row("i:4"))})
-	if v.Finding == nil {
-		t.Fatal("no finding")
+	tag := func(v string) string { return "<" + v + ">" }
+	tests := []struct {
+		name             string
+		o                TLPAgg
+		c                *fuzz.Case
+		run              fuzz.Run
+		expected, actual []string
+	}{
+		{"sum, default display", TLPAgg{}, aggCase("SUM"), sumRun("sqlite", "d:8.5", row("d:3.25"), row("NULL"), row("i:4")),
+			[]string{"sum 8.5 from"}, []string{"7.25", "p: 3.25 1", "NULL", "p is null: 4 1"}},
+		{"sum, own notation", TLPAgg{Show: Display{Value: tag}}, aggCase("SUM"),
+			sumRun("sqlite", "d:8.5", row("d:3.25"), row("NULL"), row("i:4")),
+			[]string{"sum <d:8.5> from"}, []string{"7.25", "p: <d:3.25> <i:1>", "p is null: <i:4> <i:1>"}},
+		{"max of text", TLPAgg{}, aggCase("MAX"), fuzz.Run{Target: "sqlite", Results: []*fuzz.Result{
+			ok(row("t:a")), ok(row("t:b")), ok(row("NULL")), ok(row("t:it's"))}},
+			[]string{"max 'a' from"}, []string{"one of 'b', 'it''s'"}},
 	}
-	for _, want := range []string{"d:8.5"} {
-		if !strings.Contains(v.Finding.Expected, want) {
-			t.Errorf("expected %q lacks %q", v.Finding.Expected, want)
-		}
-	}
-	for _, want := range []string{"7.25", "d:3.25", "NULL", "i:4"} {
-		if !strings.Contains(v.Finding.Actual, want) {
-			t.Errorf("actual %q lacks %q", v.Finding.Actual, want)
-		}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := tc.o.Check(tc.c, []fuzz.Run{tc.run})
+			if v.Finding == nil {
+				t.Fatalf("no finding (verdict %+v)", v)
+			}
+			for _, want := range tc.expected {
+				if !strings.Contains(v.Finding.Expected, want) {
+					t.Errorf("expected %q lacks %q", v.Finding.Expected, want)
+				}
+			}
+			for _, want := range tc.actual {
+				if !strings.Contains(v.Finding.Actual, want) {
+					t.Errorf("actual %q lacks %q", v.Finding.Actual, want)
+				}
+			}
+		})
 	}
 }
