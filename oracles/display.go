@@ -69,8 +69,8 @@ func (d Display) rows(keys []string) string {
 }
 
 // ShowValue prints a canonical value without polyfuzz's type tag, in the notation most engines
-// read: NULL, 3, -1.5, 1.0 for the float 1, 'it''s' for text, X'00ff' for bytes, TRUE and FALSE.
-// Values with a prefix it does not know are returned as they are.
+// read: NULL, 3, -1.5, 1.0 for the float 1, text in single quotes (a quote in it doubled), X'00ff'
+// for bytes, TRUE and FALSE. Values with a prefix it does not know are returned as they are.
 func ShowValue(v string) string {
 	if v == fuzz.Null {
 		return "NULL"

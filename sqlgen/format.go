@@ -128,8 +128,8 @@ func heredocDelim(c *fuzz.Case) string {
 // ShowValue prints a canonical value (see fuzz/values.go) as a SQL literal, for a finding's
 // expected and actual lines: NULL, 3, 1.50 (a decimal), 1.0 and 2.5e+300 (floats; a whole float
 // gets ".0" so that it does not read as an integer), NaN and Inf for the float specials,
-// 'it''s' for text, X'00ff' for bytes, TRUE and FALSE. Values of other forms are returned as they
-// are. The domain wiring sets it on the oracles as oracles.Display{Value: sqlgen.ShowValue}.
+// text in single quotes (a quote in it doubled), X'00ff' for bytes, TRUE and FALSE. Values of
+// other forms are returned as they are. The domain wiring sets it on the oracles as oracles.Display{Value: sqlgen.ShowValue}.
 func ShowValue(v string) string {
 	if v == fuzz.Null {
 		return "NULL"
