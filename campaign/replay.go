@@ -18,7 +18,8 @@ type ReplayResult struct {
 	// case; RegenChecked is false when no generator was given.
 	Regenerated, RegenChecked bool
 	// Original and Reduced are the titles the oracle gave on the replayed cases ("" for no
-	// finding); Reduced is "" too when the finding has no reduced case.
+	// finding), to compare with Record.OracleTitle(); Reduced is "" too when the finding has no
+	// reduced case.
 	Original, Reduced string
 	HasReduced        bool
 	// Finding is the oracle's finding on the original case, if any.
@@ -27,7 +28,8 @@ type ReplayResult struct {
 
 // Reproduced reports whether every replayed case gave the finding's title again.
 func (r *ReplayResult) Reproduced() bool {
-	return r.Original == r.Record.Title && (!r.HasReduced || r.Reduced == r.Record.Title)
+	t := r.Record.OracleTitle()
+	return r.Original == t && (!r.HasReduced || r.Reduced == t)
 }
 
 // Replay re-runs a stored finding: it regenerates the case from its seed with gen (when not nil)
@@ -81,14 +83,14 @@ func ReduceFinding(ctx context.Context, store *Store, dir string, o fuzz.Oracle,
 		return nil, err
 	}
 	w := &worker{cfg: &Config{Reducer: r, ReduceTime: limit}, exec: &executor{targets: targets}, parent: ctx}
-	if !w.reproduces(ctx, o, orig, rec.Title) {
+	if !w.reproduces(ctx, o, orig, rec.OracleTitle()) {
 		return nil, fmt.Errorf("the finding does not reproduce on %s; nothing to reduce", targetNames(targets))
 	}
 	var runs []fuzz.Run
 	if b, err := os.ReadFile(filepath.Join(dir, "runs.json")); err == nil {
 		json.Unmarshal(b, &runs) // without runs, a guided reducer falls back to its plain passes
 	}
-	red, note := w.reduce(ctx, o, &fuzz.Finding{Title: rec.Title, Roles: rec.Roles, Case: orig, Runs: runs})
+	red, note := w.reduce(ctx, o, &fuzz.Finding{Title: rec.OracleTitle(), Roles: rec.Roles, Case: orig, Runs: runs})
 	if red == nil {
 		return nil, fmt.Errorf("reduce: %s", note)
 	}
@@ -97,7 +99,7 @@ func ReduceFinding(ctx context.Context, store *Store, dir string, o fuzz.Oracle,
 		rec = r // the store's own record, so that its hits and status stay one
 	}
 	store.mu.Unlock()
-	return red, store.SetReduced(rec, red, f)
+	return red.Case, store.SetReduced(rec, red, f)
 }
 
 func targetNames(ts []fuzz.Target) string {

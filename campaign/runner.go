@@ -55,6 +55,11 @@ type Config struct {
 	Options json.RawMessage
 	// Replay returns the command line that replays a finding directory.
 	Replay func(dir string) string
+	// Fault is the fault spec planted in the first engine, "" for none. Findings of a campaign
+	// with a planted fault carry it, and their titles start with PlantedMark.
+	Fault string
+	// Polyfuzz is polyfuzz's version, recorded in campaign.json and in findings.
+	Polyfuzz string
 }
 
 // Summary is what a finished campaign reports.
@@ -65,6 +70,8 @@ type Summary struct {
 	New []*Record
 	// Seen lists every finding this campaign hit, new or not.
 	Seen []*Record
+	// Warnings are the store's lines about corrupt findings it set aside (Store.Warnings).
+	Warnings []string
 }
 
 type counters struct {
@@ -136,14 +143,18 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 
 	start := time.Now()
 	info := Info{
-		Format: "polyfuzz campaign v1", Command: cfg.Command, Domain: cfg.Domain, Seed: cfg.Seed,
-		Options: cfg.Options, Workers: cfg.Workers, Start: start.UTC(),
+		Format: "polyfuzz campaign v1", Polyfuzz: cfg.Polyfuzz, Fault: cfg.Fault, Command: cfg.Command,
+		Domain: cfg.Domain, Seed: cfg.Seed, Options: cfg.Options, Workers: cfg.Workers, Start: start.UTC(),
+		Budget: cfg.Budget.Seconds(), TestLimit: cfg.Tests,
 	}
 	for _, t := range execs[0].targets {
 		info.Targets = append(info.Targets, TargetInfo{Name: t.Name(), Version: t.Version()})
 	}
 	for _, o := range cfg.Oracles {
 		info.Oracles = append(info.Oracles, o.Name())
+	}
+	if err := cfg.Store.hold(cfg.Command); err != nil {
+		return nil, fmt.Errorf("write %s: %w", LockFile, err)
 	}
 	if err := writeJSON(cfg.Store.Dir, "campaign.json", info); err != nil {
 		return nil, fmt.Errorf("write campaign.json: %w", err)
@@ -165,7 +176,8 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 
 	c := &counters{skips: map[string]int64{}, notes: map[string]int64{}, kinds: map[string]int64{}, seen: map[string]*Record{}, retries: map[string]int{}}
-	meta := Meta{Options: cfg.Options, Format: cfg.Format, Replay: cfg.Replay}
+	meta := Meta{Options: cfg.Options, Format: cfg.Format, Replay: cfg.Replay, Fault: cfg.Fault, Polyfuzz: cfg.Polyfuzz}
+	prog := newProgress(&cfg, start)
 	meta.Targets = info.Targets
 	var nextGroup atomic.Uint64
 	var wg sync.WaitGroup
@@ -177,7 +189,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			wk := &worker{cfg: &cfg, exec: e, stats: ws, c: c, meta: meta, id: w, halt: halt, parent: ctx}
+			wk := &worker{cfg: &cfg, exec: e, stats: ws, c: c, meta: meta, id: w, halt: halt, parent: ctx, prog: prog}
 			if err := wk.loop(runCtx, &nextGroup, perSetup); err != nil {
 				errOnce.Do(func() { firstErr = err })
 				halt("error")
@@ -185,13 +197,15 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		}()
 	}
 
-	// The sampler writes stats and progress until the workers are done.
+	// The sampler writes hits, stats and progress every second until the workers are done. Hits
+	// go to disk before the progress that counts them is shown, so that a killed campaign has on
+	// disk at least the hits it last showed.
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	var prev Sample
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	lastStats, lastProgress := start, start
+	lastStats := start
 	for running := true; running; {
 		select {
 		case <-done:
@@ -202,18 +216,16 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			running = false
 		case now := <-tick.C:
 			s := c.sample(start, now, &prev)
+			if err := cfg.Store.Flush(); err != nil {
+				errOnce.Do(func() { firstErr = fmt.Errorf("write findings: %w", err) })
+				halt("error")
+			}
 			if now.Sub(lastStats) >= cfg.StatsEvery {
 				writeSample(statsFile, &s)
 				lastStats = now
 				prev = s
 			}
-			if cfg.Progress != nil && !cfg.Live && now.Sub(lastProgress) >= cfg.ProgressEvery {
-				fmt.Fprintln(cfg.Progress, progressLine(&s))
-				lastProgress = now
-			}
-			if cfg.Progress != nil && cfg.Live {
-				fmt.Fprintf(cfg.Progress, "\r%s\x1b[K", progressLine(&s))
-			}
+			prog.tick(&s)
 		}
 	}
 	if stop == "" {
@@ -226,9 +238,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	last := c.sample(start, end, &prev) // the last interval, for stats.jsonl
 	writeSample(statsFile, &last)
 	totals := c.sample(start, end, &Sample{}) // rates averaged over the whole campaign
-	if cfg.Progress != nil && cfg.Live {
-		fmt.Fprintln(cfg.Progress)
-	}
+	prog.end()
 	if err := cfg.Store.Flush(); err != nil {
 		return nil, fmt.Errorf("write findings: %w", err)
 	}
@@ -239,7 +249,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := WriteReport(cfg.Store.Dir); err != nil {
 		return nil, fmt.Errorf("write report.html: %w", err)
 	}
-	sum := &Summary{Info: info, Totals: totals, New: c.new}
+	sum := &Summary{Info: info, Totals: totals, New: c.new, Warnings: cfg.Store.Warnings()}
 	for _, r := range c.seen {
 		sum.Seen = append(sum.Seen, r)
 	}
@@ -287,20 +297,6 @@ func writeSample(w io.Writer, s *Sample) {
 	w.Write(b)
 }
 
-func progressLine(s *Sample) string {
-	skipped := int64(0)
-	for _, v := range s.Skips {
-		skipped += v
-	}
-	skipRate := 0.0
-	if n := s.Checks + skipped; n > 0 {
-		skipRate = float64(skipped) / float64(n)
-	}
-	return fmt.Sprintf("%s  tests %d  checks %d (%.0f/s)  skipped %.1f%%  valid %.1f%%  findings %d (%d hits)  eff %.2f",
-		time.Duration(s.Elapsed*float64(time.Second)).Round(time.Second), s.Tests, s.Checks, s.ChecksPerSec,
-		100*skipRate, 100*ratio(s.Valid, s.Statements), s.UniqueFindings(), s.Hits, s.Efficiency)
-}
-
 func ratio(a, b int64) float64 {
 	if b == 0 {
 		return 0
@@ -318,7 +314,12 @@ type worker struct {
 	id     int
 	halt   func(string)
 	parent context.Context // outlives the budget, for finishing a reduction
+	prog   *progress
 }
+
+// publishEvery is how often a worker adds its counts to the campaign's, so that the progress
+// line is live also when a setup group lasts minutes (an SMT seed pool of 1000 mutants).
+const publishEvery = 250 * time.Millisecond
 
 func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) error {
 	cfg := w.cfg
@@ -352,6 +353,7 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 		clear(notes)
 	}
 	defer tally()
+	lastPublish := wallStart
 	check := func(cs *fuzz.Case, runs []fuzz.Run) error {
 		checks := int64(0)
 		for _, o := range cfg.Oracles {
@@ -380,6 +382,11 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 		}
 		w.c.checks.Add(checks)
 		w.c.tests.Add(1)
+		if now := time.Now(); now.Sub(lastPublish) >= publishEvery {
+			flush()
+			tally()
+			lastPublish = now
+		}
 		return nil
 	}
 	for ctx.Err() == nil {
@@ -484,6 +491,9 @@ func (w *worker) found(f *fuzz.Finding, o fuzz.Oracle) error {
 		}
 	}
 	w.c.mu.Unlock()
+	if isNew {
+		w.prog.finding(rec.Title, filepath.Join(cfg.Store.Dir, "findings", rec.Hash))
+	}
 	ctx := w.parent
 	if !isNew {
 		if !cfg.Store.Unreproduced(rec) || !w.retry(rec.Title) || !w.reproduces(ctx, o, f.Case, f.Title) {
@@ -521,17 +531,27 @@ func (w *worker) found(f *fuzz.Finding, o fuzz.Oracle) error {
 
 // reproduces re-runs c from scratch and reports whether o gives a finding titled title.
 func (w *worker) reproduces(ctx context.Context, o fuzz.Oracle, c *fuzz.Case, title string) bool {
+	return w.rerun(ctx, o, c, title) != nil
+}
+
+// rerun re-runs c from scratch and returns o's finding if it is titled title, nil otherwise.
+func (w *worker) rerun(ctx context.Context, o fuzz.Oracle, c *fuzz.Case, title string) *fuzz.Finding {
 	runs, err := w.exec.runFresh(ctx, c)
 	if err != nil {
-		return false
+		return nil
 	}
 	v := o.Check(c, runs)
-	return v.Finding != nil && v.Finding.Title == title
+	if v.Finding == nil || v.Finding.Title != title {
+		return nil
+	}
+	v.Finding.Case = c // the case that was run, whatever the oracle kept
+	return v.Finding
 }
 
 // reduce shrinks f's case while the same oracle keeps giving the same title, then replays the
-// result once more. It returns nil and a note when the reduced case did not replay.
-func (w *worker) reduce(ctx context.Context, o fuzz.Oracle, f *fuzz.Finding) (*fuzz.Case, string) {
+// result once more. It returns the oracle's finding on the reduced case, or nil and a note when
+// the reduced case did not replay.
+func (w *worker) reduce(ctx context.Context, o fuzz.Oracle, f *fuzz.Finding) (*fuzz.Finding, string) {
 	ctx, cancel := context.WithTimeout(ctx, w.cfg.ReduceTime)
 	defer cancel()
 	keep := func(ctx context.Context, c *fuzz.Case) bool { return w.reproduces(ctx, o, c, f.Title) }
@@ -549,10 +569,11 @@ func (w *worker) reduce(ctx context.Context, o fuzz.Oracle, f *fuzz.Finding) (*f
 	if err != nil || red == nil {
 		red = c
 	}
-	if !w.reproduces(w.parent, o, red, f.Title) {
+	got := w.rerun(w.parent, o, red, f.Title)
+	if got == nil {
 		return nil, "the reduced case did not replay; kept the original"
 	}
-	return red, ""
+	return got, ""
 }
 
 // keepRoles returns a copy of c with only the queries of the given roles, or nil if that
@@ -595,8 +616,18 @@ func writeCounts(b *strings.Builder, what string, counts map[string]int64) {
 func SummaryText(s *Summary, dir string) string {
 	var b strings.Builder
 	t := &s.Totals
-	fmt.Fprintf(&b, "polyfuzz %s: stopped (%s) after %s\n", s.Info.Domain, s.Info.Stop,
+	fmt.Fprintf(&b, "polyfuzz %s: stopped (%s) after %s", s.Info.Domain, s.Info.Stop,
 		time.Duration(t.Elapsed*float64(time.Second)).Round(time.Millisecond))
+	if s.Info.Budget > 0 {
+		fmt.Fprintf(&b, " of a %s budget", time.Duration(s.Info.Budget*float64(time.Second)))
+	}
+	if s.Info.TestLimit > 0 {
+		fmt.Fprintf(&b, ", %d of %d tests (%.0f%%)", t.Tests, s.Info.TestLimit, 100*ratio(t.Tests, s.Info.TestLimit))
+	}
+	b.WriteString("\n")
+	for _, w := range s.Warnings {
+		fmt.Fprintf(&b, "  warning: %s\n", w)
+	}
 	fmt.Fprintf(&b, "  seed %d, %d workers, targets:", s.Info.Seed, s.Info.Workers)
 	for _, ti := range s.Info.Targets {
 		fmt.Fprintf(&b, " %s %s", ti.Name, ti.Version)

@@ -84,6 +84,7 @@ func newConfig(t *testing.T, perSetup int, o fakeOracle, panics func(string) boo
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { store.Close() })
 	var mu sync.Mutex
 	log := &[]string{}
 	return Config{
@@ -167,7 +168,14 @@ func TestRunDedupAndReplay(t *testing.T) {
 		t.Fatalf("replay %+v %v", res, err)
 	}
 	// A second campaign on the same OUT counts hits on the stored finding instead of a new one.
-	store, _ := NewStore(cfg.Store.Dir)
+	if err := cfg.Store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	store, err := NewStore(cfg.Store.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
 	cfg.Store = store
 	cfg.Tests = 5
 	sum, err = Run(context.Background(), cfg)

@@ -55,8 +55,11 @@ type Info struct {
 	Targets []TargetInfo    `json:"targets"`
 	Oracles []string        `json:"oracles"`
 	Workers int             `json:"workers"`
-	Start   time.Time       `json:"start"`
-	End     time.Time       `json:"end,omitempty"`
+	// Budget is the time limit in seconds and TestLimit the limit on tests; 0: none.
+	Budget    float64   `json:"budget_s,omitempty"`
+	TestLimit int64     `json:"test_limit,omitempty"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end,omitempty"`
 	// Stop says why the campaign ended: "budget", "tests", "findings", "interrupted", "error".
 	Stop   string  `json:"stop,omitempty"`
 	Totals *Sample `json:"totals,omitempty"`

@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -28,19 +30,31 @@ const (
 	StatusReduced      = "reduced"      // confirmed, reduced, and the reduced case replayed
 )
 
+// PlantedMark starts the title of every finding of a campaign with a planted fault
+// (Config.Fault), so that it is never taken for, nor counted with, a bug of the engine.
+const PlantedMark = "[planted fault] "
+
 // Record is finding.json: everything needed to understand and replay one finding.
 type Record struct {
-	Format   string       `json:"format"`
-	Title    string       `json:"title"`
-	Kind     fuzz.Kind    `json:"kind"`
-	Oracle   string       `json:"oracle"`
-	Domain   string       `json:"domain"`
-	Targets  []TargetInfo `json:"targets"`
-	Gen      string       `json:"gen"`
-	Seed     uint64       `json:"seed"`
-	Expected string       `json:"expected"`
-	Actual   string       `json:"actual"`
-	Roles    []string     `json:"roles,omitempty"`
+	Format string `json:"format"`
+	// Title is the oracle's title, behind PlantedMark when the finding came from a planted
+	// fault; it is the dedup key.
+	Title   string       `json:"title"`
+	Kind    fuzz.Kind    `json:"kind"`
+	Oracle  string       `json:"oracle"`
+	Domain  string       `json:"domain"`
+	Targets []TargetInfo `json:"targets"`
+	Gen     string       `json:"gen"`
+	Seed    uint64       `json:"seed"`
+	// Expected and Actual are what the oracle expected and saw on the stored case: the reduced
+	// case once there is one, the original case before.
+	Expected string `json:"expected"`
+	Actual   string `json:"actual"`
+	// OriginalExpected and OriginalActual are the oracle's Expected and Actual on the original
+	// case once a reduced case took their place; "" until then.
+	OriginalExpected string   `json:"original_expected,omitempty"`
+	OriginalActual   string   `json:"original_actual,omitempty"`
+	Roles            []string `json:"roles,omitempty"`
 	// Options are the campaign's engine settings that rebuild its targets (engines, fault,
 	// isolation), as the domain encodes them.
 	Options     json.RawMessage `json:"options,omitempty"`
@@ -66,37 +80,160 @@ type Record struct {
 	Hash string `json:"-"`
 }
 
-// Store keeps findings on disk under DIR/findings/<hash of title>/, deduplicated by title. Writes
-// are atomic; nothing is ever deleted. It is safe for concurrent use.
+// OracleTitle returns the title the oracle gives the finding: Title without PlantedMark.
+func (r *Record) OracleTitle() string { return strings.TrimPrefix(r.Title, PlantedMark) }
+
+// Store keeps findings on disk under DIR/findings/<hash of title>/, deduplicated by title. A
+// finding's directory appears complete or not at all, and is replaced whole when its example or
+// reduced case changes; finding.json alone is rewritten in place (atomically) as hits come in.
+// Nothing is ever deleted. The store holds DIR's lock from OpenStore to Close. It is safe for
+// concurrent use.
 type Store struct {
 	Dir string
 
-	mu      sync.Mutex
-	byTitle map[string]*Record
-	dirty   map[string]bool
+	mu       sync.Mutex // guards the records, dirty and warnings
+	byTitle  map[string]*Record
+	dirty    map[string]bool // titles whose hits changed since finding.json was written
+	warnings []string
+
+	// io serialises writes to finding directories, so that finding.json is never written into a
+	// directory that is being replaced.
+	io   sync.Mutex
+	tmpN atomic.Int64 // numbers temporary names
+	lock *os.File
 }
 
 const maxExamples = 5
 
-// NewStore opens (creating if needed) the output directory dir and loads the findings already
-// in it, so that a new campaign counts hits on them instead of duplicating them.
-func NewStore(dir string) (*Store, error) {
+// OpenStore opens (creating if needed) the output directory dir for writing. It takes dir's lock,
+// failing with a line that names the holder when another process has it; command describes this
+// process to such a second opener (give it free of secrets). It then clears what a killed
+// process left behind (temporary files, half-built finding directories), sets aside corrupt
+// finding directories into dir/findings-corrupt/ (Warnings says which), and loads the findings,
+// so that a new campaign counts hits on them instead of duplicating them. Close releases the lock.
+func OpenStore(dir, command string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "findings"), 0o755); err != nil {
 		return nil, fmt.Errorf("cannot write to output directory %s: %w (choose another --out)", dir, unwrapPath(err))
 	}
-	if err := writeAtomic(dir, ".polyfuzz-write-test", nil); err != nil {
-		return nil, fmt.Errorf("cannot write to output directory %s: %w (choose another --out)", dir, unwrapPath(err))
-	}
-	os.Remove(filepath.Join(dir, ".polyfuzz-write-test"))
-	s := &Store{Dir: dir, byTitle: map[string]*Record{}, dirty: map[string]bool{}}
-	recs, err := readRecords(filepath.Join(dir, "findings"))
+	lock, err := lockDir(dir, command)
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range recs {
-		s.byTitle[r.Title] = r
+	s := &Store{Dir: dir, byTitle: map[string]*Record{}, dirty: map[string]bool{}, lock: lock}
+	if err := s.load(); err != nil {
+		lock.Close()
+		return nil, err
 	}
 	return s, nil
+}
+
+// NewStore is OpenStore(dir, ""): the lock names this process's pid and start time, and Run adds
+// the campaign's command line.
+func NewStore(dir string) (*Store, error) { return OpenStore(dir, "") }
+
+// load clears leftovers of killed processes and reads the findings, setting corrupt ones aside.
+func (s *Store) load() error {
+	findings := filepath.Join(s.Dir, "findings")
+	if err := removeTemps(s.Dir); err != nil {
+		return fmt.Errorf("clear temporary files in %s: %w", s.Dir, err)
+	}
+	if err := recoverFindings(findings); err != nil {
+		return fmt.Errorf("clear half-written findings in %s: %w", findings, err)
+	}
+	ents, err := os.ReadDir(findings)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		dir := filepath.Join(findings, e.Name())
+		if err := removeTemps(dir); err != nil {
+			return fmt.Errorf("clear temporary files in %s: %w", dir, err)
+		}
+		r, err := checkFinding(dir)
+		if err != nil {
+			if err := s.setAside(e.Name(), err); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, dup := s.byTitle[r.Title]; !dup {
+			s.byTitle[r.Title] = r
+		}
+	}
+	return nil
+}
+
+// checkFinding reads the record of the finding directory dir and checks the directory holds what
+// it claims: the original case, and the reduced case when its status is reduced.
+func checkFinding(dir string) (*Record, error) {
+	r, err := readRecord(dir)
+	if err != nil {
+		return nil, err
+	}
+	need := []string{"case.json"}
+	if r.Status == StatusReduced {
+		need = append(need, "reduced.json")
+	}
+	for _, name := range need {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			return nil, fmt.Errorf("status %s but no %s", r.Status, name)
+		}
+	}
+	return r, nil
+}
+
+// setAside moves the corrupt finding directory findings/name to findings-corrupt/ and adds a
+// warning that says so.
+func (s *Store) setAside(name string, why error) error {
+	dest := filepath.Join(s.Dir, "findings-corrupt", fmt.Sprintf("%s-%d", name, time.Now().Unix()))
+	src := filepath.Join(s.Dir, "findings", name)
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return fmt.Errorf("set aside corrupt finding %s: %w (move it out of %s)", src, err, filepath.Dir(src))
+	}
+	if err := os.Rename(src, dest); err != nil {
+		return fmt.Errorf("set aside corrupt finding %s: %w (move it out of %s)", src, err, filepath.Dir(src))
+	}
+	s.warnings = append(s.warnings, fmt.Sprintf("corrupt finding %s (%v) moved to %s; it is no longer counted",
+		src, why, dest))
+	return nil
+}
+
+// Warnings returns one line for each corrupt finding directory OpenStore set aside.
+func (s *Store) Warnings() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.warnings...)
+}
+
+// hold records command in the lock file, for whoever finds the output directory in use.
+func (s *Store) hold(command string) error {
+	if command == "" || s.lock == nil {
+		return nil
+	}
+	var h holder
+	if b, err := os.ReadFile(s.lock.Name()); err == nil {
+		json.Unmarshal(b, &h)
+	}
+	h.PID, h.Command = os.Getpid(), command
+	return writeHolder(s.lock, h)
+}
+
+// Close writes the hits not yet on disk and releases the output directory's lock.
+func (s *Store) Close() error {
+	err := s.Flush()
+	s.mu.Lock()
+	lock := s.lock
+	s.lock = nil
+	s.mu.Unlock()
+	if lock != nil {
+		if cerr := lock.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
 }
 
 func unwrapPath(err error) error {
@@ -120,47 +257,73 @@ type Meta struct {
 	Format  Format
 	// Replay is the command line that replays a finding directory (given as its argument).
 	Replay func(dir string) string
+	// Fault is the fault spec planted in the first engine, "" for none; it marks the title.
+	Fault string
+	// Polyfuzz is polyfuzz's version.
+	Polyfuzz string
 }
 
-// Add records a hit of f. A new title gets its directory, written before Add returns; a known
-// title gets its hit counter raised (flushed by Flush). isNew says which.
+// Add records a hit of f. A new title gets its directory, complete on disk before Add returns; a
+// known title gets its hit counter raised (written by the next Flush). isNew says which.
 func (s *Store) Add(f *fuzz.Finding, m Meta) (rec *Record, isNew bool, err error) {
+	title := f.Title
+	if m.Fault != "" {
+		title = PlantedMark + title
+	}
 	now := time.Now().UTC()
 	s.mu.Lock()
-	if r, ok := s.byTitle[f.Title]; ok {
-		r.Hits++
-		r.LastSeen = now
-		if len(r.Examples) < maxExamples && f.Case != nil {
-			r.Examples = append(r.Examples, f.Case.Seed)
-		}
-		s.dirty[r.Title] = true
+	if r, ok := s.byTitle[title]; ok {
+		s.hit(r, f, now)
+		s.mu.Unlock()
+		return r, false, nil
+	}
+	s.mu.Unlock()
+
+	s.io.Lock() // before the record is visible, so that no Save writes into a missing directory
+	defer s.io.Unlock()
+	s.mu.Lock()
+	if r, ok := s.byTitle[title]; ok { // another worker stored it meanwhile
+		s.hit(r, f, now)
 		s.mu.Unlock()
 		return r, false, nil
 	}
 	c := f.Case
 	r := &Record{
-		Format: RecordFormat, Title: f.Title, Kind: f.Kind, Oracle: f.Oracle, Domain: c.Domain,
+		Format: RecordFormat, Title: title, Kind: f.Kind, Oracle: f.Oracle, Domain: c.Domain,
 		Targets: m.Targets, Gen: c.Gen, Seed: c.Seed, Expected: f.Expected, Actual: f.Actual,
 		Roles: f.Roles, Options: m.Options, Status: StatusUnconfirmed, FirstSeen: now, LastSeen: now,
 		Hits: 1, Examples: []uint64{c.Seed}, Statements: len(c.Setup) + len(c.Queries),
-		Hash: Hash(f.Title),
+		Fault: m.Fault, Polyfuzz: m.Polyfuzz, Hash: Hash(title),
 	}
-	dir := filepath.Join(s.Dir, "findings", r.Hash)
 	if m.Replay != nil {
-		r.Replay = m.Replay(dir)
+		r.Replay = m.Replay(s.findingDir(r.Hash))
 	}
-	s.byTitle[r.Title] = r
+	s.byTitle[title] = r
 	s.mu.Unlock()
-	return r, true, s.writeExample(r, f, m)
+	if err := s.writeDir(r, false, func(tmp string) error { return s.writeExample(tmp, r, f, m) }); err != nil {
+		s.mu.Lock()
+		delete(s.byTitle, title)
+		s.mu.Unlock()
+		return nil, false, err
+	}
+	return r, true, nil
 }
 
-// writeExample writes f's case, runs and reproducer into r's directory, then r itself.
-func (s *Store) writeExample(r *Record, f *fuzz.Finding, m Meta) error {
-	dir := filepath.Join(s.Dir, "findings", r.Hash)
-	c := f.Case
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+// hit counts a new hit of r by f; s.mu is held.
+func (s *Store) hit(r *Record, f *fuzz.Finding, now time.Time) {
+	r.Hits++
+	r.LastSeen = now
+	if len(r.Examples) < maxExamples && f.Case != nil {
+		r.Examples = append(r.Examples, f.Case.Seed)
 	}
+	s.dirty[r.Title] = true
+}
+
+func (s *Store) findingDir(hash string) string { return filepath.Join(s.Dir, "findings", hash) }
+
+// writeExample writes f's case, runs and reproducer into dir.
+func (s *Store) writeExample(dir string, r *Record, f *fuzz.Finding, m Meta) error {
+	c := f.Case
 	if err := writeJSON(dir, "case.json", c); err != nil {
 		return err
 	}
@@ -175,7 +338,51 @@ func (s *Store) writeExample(r *Record, f *fuzz.Finding, m Meta) error {
 			return err
 		}
 	}
-	return s.Save(r)
+	return nil
+}
+
+// writeDir writes r's directory afresh under a temporary name: the files of its current
+// directory when keep is set, then those fill writes, then finding.json; and then swaps it into
+// place. The caller holds s.io.
+func (s *Store) writeDir(r *Record, keep bool, fill func(tmp string) error) error {
+	final := s.findingDir(r.Hash)
+	tmp := s.tempName(tmpPrefix, r.Hash)
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		return err
+	}
+	err := func() error {
+		if keep {
+			if err := copyFiles(final, tmp); err != nil {
+				return err
+			}
+		}
+		if err := fill(tmp); err != nil {
+			return err
+		}
+		if err := s.writeRecord(tmp, r); err != nil {
+			return err
+		}
+		if err := syncDir(tmp); err != nil {
+			return err
+		}
+		return s.swapDir(tmp, final, r.Hash)
+	}()
+	if err != nil {
+		os.RemoveAll(tmp)
+	}
+	return err
+}
+
+// writeRecord writes r as dir/finding.json.
+func (s *Store) writeRecord(dir string, r *Record) error {
+	s.mu.Lock()
+	b, err := json.MarshalIndent(r, "", "  ")
+	delete(s.dirty, r.Title)
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(dir, "finding.json", append(b, '\n'))
 }
 
 // Unreproduced reports whether r is stored as unreproduced, that is, its example did not
@@ -187,48 +394,55 @@ func (s *Store) Unreproduced(r *Record) bool {
 }
 
 // Replace makes f the example of r, an unreproduced finding with the same title, and marks r
-// unconfirmed again. A crash of a server shared by several workers is first seen by whichever
-// statement was running; the statement that crashed it comes later and reproduces.
+// unconfirmed again; r's directory is replaced whole. A crash of a server shared by several
+// workers is first seen by whichever statement was running; the statement that crashed it comes
+// later and reproduces.
 func (s *Store) Replace(r *Record, f *fuzz.Finding, m Meta) error {
 	c := f.Case
+	s.io.Lock()
+	defer s.io.Unlock()
 	s.mu.Lock()
 	r.Gen, r.Seed, r.Expected, r.Actual, r.Roles = c.Gen, c.Seed, f.Expected, f.Actual, f.Roles
+	r.OriginalExpected, r.OriginalActual, r.ReducedStatements = "", "", 0
 	r.Statements, r.Status, r.Reliability, r.Note = len(c.Setup)+len(c.Queries), StatusUnconfirmed, "", ""
 	s.mu.Unlock()
-	return s.writeExample(r, f, m)
+	return s.writeDir(r, false, func(tmp string) error { return s.writeExample(tmp, r, f, m) })
 }
 
 // Save writes r's finding.json.
 func (s *Store) Save(r *Record) error {
-	s.mu.Lock()
-	b, err := json.MarshalIndent(r, "", "  ")
-	delete(s.dirty, r.Title)
-	s.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return writeAtomic(filepath.Join(s.Dir, "findings", r.Hash), "finding.json", append(b, '\n'))
+	s.io.Lock()
+	defer s.io.Unlock()
+	return s.writeRecord(s.findingDir(r.Hash), r)
 }
 
-// SetReduced stores the reduced case of r (already replayed) and rewrites repro.sh to use it.
-func (s *Store) SetReduced(r *Record, c *fuzz.Case, f Format) error {
-	dir := filepath.Join(s.Dir, "findings", r.Hash)
-	if err := writeJSON(dir, "reduced.json", c); err != nil {
-		return err
-	}
+// SetReduced stores red, the oracle's finding on the reduced case of r (already replayed): the
+// reduced case, a repro.sh that runs it, and red's Expected and Actual in r, whose original ones
+// move to OriginalExpected and OriginalActual. r's directory is replaced whole.
+func (s *Store) SetReduced(r *Record, red *fuzz.Finding, f Format) error {
+	c := red.Case
+	s.io.Lock()
+	defer s.io.Unlock()
 	s.mu.Lock()
+	if r.Status != StatusReduced { // the first reduction: keep what the original case showed
+		r.OriginalExpected, r.OriginalActual = r.Expected, r.Actual
+	}
+	r.Expected, r.Actual = red.Expected, red.Actual
 	r.Status = StatusReduced
 	r.ReducedStatements = len(c.Setup) + len(c.Queries)
 	s.mu.Unlock()
-	if f != nil {
-		if err := writeAtomic(dir, "reduced"+f.Ext(), f.CaseText(c, nil)); err != nil {
+	return s.writeDir(r, true, func(tmp string) error {
+		if err := writeJSON(tmp, "reduced.json", c); err != nil {
 			return err
 		}
-		if err := s.writeRepro(dir, r, c, f); err != nil {
+		if f == nil {
+			return nil
+		}
+		if err := writeAtomic(tmp, "reduced"+f.Ext(), f.CaseText(c, nil)); err != nil {
 			return err
 		}
-	}
-	return s.Save(r)
+		return s.writeRepro(tmp, r, c, f)
+	})
 }
 
 // Update changes r under the store's lock and saves it.
@@ -277,22 +491,36 @@ func sortRecords(out []*Record) {
 	})
 }
 
-// LoadFinding reads a finding directory: its record, its original case and, if it was reduced,
-// its reduced case (nil otherwise). It explains what is wrong with a directory that is not one.
-func LoadFinding(dir string) (rec *Record, orig, reduced *fuzz.Case, err error) {
+// readRecord reads dir/finding.json, checking its format line.
+func readRecord(dir string) (*Record, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "finding.json"))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, nil, fmt.Errorf("%s is not a finding directory: it has no finding.json "+
-				"(give a directory under OUT/findings/)", dir)
+			return nil, errors.New("no finding.json")
 		}
-		return nil, nil, nil, err
+		return nil, err
 	}
-	rec = &Record{}
-	if err := json.Unmarshal(b, rec); err != nil || rec.Format != RecordFormat {
-		return nil, nil, nil, fmt.Errorf("%s/finding.json is not a polyfuzz finding (format %q, %v)", dir, rec.Format, err)
+	r := &Record{}
+	if err := json.Unmarshal(b, r); err != nil {
+		return nil, fmt.Errorf("finding.json: %w", err)
 	}
-	rec.Hash = filepath.Base(filepath.Clean(dir))
+	if r.Format != RecordFormat {
+		return nil, fmt.Errorf("finding.json has format %q, not %q", r.Format, RecordFormat)
+	}
+	r.Hash = filepath.Base(filepath.Clean(dir))
+	return r, nil
+}
+
+// LoadFinding reads a finding directory: its record, its original case and, if it was reduced,
+// its reduced case (nil otherwise). It explains what is wrong with a directory that is not one.
+func LoadFinding(dir string) (rec *Record, orig, reduced *fuzz.Case, err error) {
+	if _, err := os.Stat(filepath.Join(dir, "finding.json")); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil, fmt.Errorf("%s is not a finding directory: it has no finding.json "+
+			"(give a directory under OUT/findings/)", dir)
+	}
+	if rec, err = readRecord(dir); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s is not a polyfuzz finding: %w", dir, err)
+	}
 	orig = &fuzz.Case{}
 	if err := readJSON(filepath.Join(dir, "case.json"), orig); err != nil {
 		return nil, nil, nil, fmt.Errorf("finding %s: %w", dir, err)
@@ -306,20 +534,21 @@ func LoadFinding(dir string) (rec *Record, orig, reduced *fuzz.Case, err error) 
 	return rec, orig, reduced, nil
 }
 
-// readRecords loads dir/*/finding.json, oldest first; directories without one are skipped.
+// readRecords loads dir/*/finding.json, oldest first. Temporary directories and directories
+// whose finding.json cannot be read (the next store to open sets them aside) are skipped.
 func readRecords(dir string) ([]*Record, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*", "finding.json"))
-	if err != nil {
+	ents, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
 	var out []*Record
-	for _, p := range paths {
-		r := &Record{}
-		if err := readJSON(p, r); err != nil {
-			return nil, err
+	for _, e := range ents {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
 		}
-		r.Hash = filepath.Base(filepath.Dir(p))
-		out = append(out, r)
+		if r, err := readRecord(filepath.Join(dir, e.Name())); err == nil {
+			out = append(out, r)
+		}
 	}
 	sortRecords(out)
 	return out, nil
