@@ -1,7 +1,6 @@
 package cyphergen
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/polyfuzz/polyfuzz/genopts"
@@ -104,63 +103,35 @@ func DefaultOptions() Options {
 	}
 }
 
-// form describes o's fields for genopts, which prints, parses and bounds-checks them.
+// form describes o's fields for genopts, which prints, parses and checks them.
 func (o *Options) form() genopts.Form {
-	r := func(key string, p *Range, lo, hi int) genopts.Field {
-		return genopts.Field{Key: key, Range: p, Min: lo, Max: hi}
-	}
-	n := func(key string, p *int, lo, hi int) genopts.Field {
-		return genopts.Field{Key: key, Int: p, Min: lo, Max: hi}
-	}
-	return genopts.Form{Prefix: "cyphergen: options", Name: "gdsmith", ListKey: "proptypes",
-		Fields: []genopts.Field{
-			r("labels", &o.Labels, 1, 64),
-			r("reltypes", &o.RelTypes, 1, 64),
-			r("keys", &o.Keys, 0, 64),
-			r("rels", &o.Rels, 0, 1000),
-			r("ints", &o.Ints, -1<<62, 1<<62), // the span of the range fits a uint64
-			r("strlen", &o.StrLen, 0, 256),
-			n("nodes", &o.Nodes, 1, 100000),
-			n("max-labels", &o.MaxLabels, 0, 8),
-			n("presence", &o.Presence, 0, 100),
-			n("pool", &o.Pool, 1, 1000),
-			r("clauses", &o.Clauses, 0, 20),
-			r("patterns", &o.Patterns, 1, 5),
-			r("pathlen", &o.PathLen, 0, 6),
-			n("depth", &o.Depth, 0, 6),
-			n("where", &o.Where, 0, 100),
-			n("optional", &o.Optional, 0, 100),
-			n("union", &o.Union, 0, 100),
-			n("order", &o.Order, 0, 100),
-			n("guided", &o.Guided, 0, 1),
-			n("queries", &o.Queries, 1, 1<<16),
-		},
-		List: func() []string {
-			var names []string
-			for _, t := range o.PropTypes {
-				names = append(names, t.String())
-			}
-			return names
-		},
-		Choices: typeNames[Integer:],
-		SetList: func(names []string) error {
-			o.PropTypes = nil
-			for _, name := range names {
-				t, ok := parseType(name)
-				if !ok {
-					return fmt.Errorf("cyphergen: options: unknown property type %q; use integer, float, string or boolean", name)
-				}
-				o.PropTypes = append(o.PropTypes, t)
-			}
-			return nil
-		},
-	}
+	return genopts.Form{Prefix: "cyphergen: options", Name: "gdsmith", Fields: []genopts.Field{
+		genopts.Span("labels", &o.Labels, 1, 64),
+		genopts.Span("reltypes", &o.RelTypes, 1, 64),
+		genopts.Span("keys", &o.Keys, 0, 64),
+		genopts.Span("rels", &o.Rels, 0, 1000),
+		genopts.Span("ints", &o.Ints, -1<<62, 1<<62), // the span of the range fits a uint64
+		genopts.Span("strlen", &o.StrLen, 0, 256),
+		genopts.Int("nodes", &o.Nodes, 1, 100000),
+		genopts.Int("max-labels", &o.MaxLabels, 0, 8),
+		genopts.Int("presence", &o.Presence, 0, 100),
+		genopts.Int("pool", &o.Pool, 1, 1000),
+		genopts.Span("clauses", &o.Clauses, 0, 20),
+		genopts.Span("patterns", &o.Patterns, 1, 5),
+		genopts.Span("pathlen", &o.PathLen, 0, 6),
+		genopts.Int("depth", &o.Depth, 0, 6),
+		genopts.Int("where", &o.Where, 0, 100),
+		genopts.Int("optional", &o.Optional, 0, 100),
+		genopts.Int("union", &o.Union, 0, 100),
+		genopts.Int("order", &o.Order, 0, 100),
+		genopts.Int("guided", &o.Guided, 0, 1),
+		genopts.Int("queries", &o.Queries, 1, 1<<16),
+		genopts.List("proptypes", "property type", &o.PropTypes, []Type{Integer, Float, String, Boolean}, Type.String),
+	}}
 }
 
 // Validate reports the first option out of its bounds.
-func (o Options) Validate() error {
-	return o.form().Check()
-}
+func (o Options) Validate() error { return o.form().Check() }
 
 // String returns the options in canonical one-line form, for example "gdsmith{labels=5..7
 // reltypes=5..7 ... proptypes=integer,string,boolean}". [ParseOptions] reads it back.
@@ -170,9 +141,5 @@ func (o Options) String() string { return o.form().String() }
 // defaults; unknown and repeated keys are errors, and so are options that [Options.Validate]
 // rejects.
 func ParseOptions(s string) (Options, error) {
-	o := DefaultOptions()
-	if err := o.form().Parse(s); err != nil {
-		return o, err
-	}
-	return o, o.Validate()
+	return genopts.Parse(s, DefaultOptions(), (*Options).form)
 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/polyfuzz/polyfuzz/genopts/genoptstest"
 )
 
 func TestOptionsRoundTrip(t *testing.T) {
@@ -77,4 +79,10 @@ func TestParseOptionsErrors(t *testing.T) {
 	if _, err := Generate(o, 1); err == nil || !strings.Contains(err.Error(), "proptypes is empty") {
 		t.Errorf("Generate without property types: %v, want an error", err)
 	}
+}
+
+// TestStoredOptions checks that the generator options of the recorded graph findings read back
+// to the same text.
+func TestStoredOptions(t *testing.T) {
+	genoptstest.Recorded(t, "../testdata/graph-findings", ParseOptions, nil)
 }

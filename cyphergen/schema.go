@@ -29,15 +29,6 @@ func (t Type) String() string {
 	return "type(" + strconv.Itoa(int(t)) + ")"
 }
 
-func parseType(s string) (Type, bool) {
-	for t := Integer; t <= Boolean; t++ {
-		if typeNames[t] == s {
-			return t, true
-		}
-	}
-	return 0, false
-}
-
 // Value is a property value; the field that Type names holds it.
 type Value struct {
 	Type  Type

@@ -1,12 +1,15 @@
 package datalog
 
 import (
+	"encoding/json"
 	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/genopts/genoptstest"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
@@ -281,4 +284,24 @@ func BenchmarkGenerate(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestStoredOptions checks that the generator options of the recorded Datalog findings read back
+// to the same text and regenerate the stored case from its seed.
+func TestStoredOptions(t *testing.T) {
+	genoptstest.Recorded(t, "../testdata/datalog-findings", ParseOptions, func(t *testing.T, o Options, stored *fuzz.Case) {
+		g, err := NewGenerator(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := g.Generate(stored.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(c)
+		b, _ := json.Marshal(stored)
+		if string(a) != string(b) {
+			t.Errorf("seed %d regenerates another case:\n%s\nstored:\n%s", stored.Seed, a, b)
+		}
+	})
 }

@@ -1,10 +1,6 @@
 package datalog
 
-import (
-	"fmt"
-
-	"github.com/polyfuzz/polyfuzz/genopts"
-)
+import "github.com/polyfuzz/polyfuzz/genopts"
 
 // Range is an inclusive range of integers [Min, Max].
 type Range = genopts.Range
@@ -93,62 +89,31 @@ func DefaultOptions() Options {
 	}
 }
 
-// form describes o's fields for genopts, which prints, parses and bounds-checks them.
+// form describes o's fields for genopts, which prints, parses and checks them.
 func (o *Options) form() genopts.Form {
-	r := func(key string, p *Range, lo, hi int) genopts.Field {
-		return genopts.Field{Key: key, Range: p, Min: lo, Max: hi}
-	}
-	n := func(key string, p *int, lo, hi int) genopts.Field {
-		return genopts.Field{Key: key, Int: p, Min: lo, Max: hi}
-	}
-	return genopts.Form{Prefix: "datalog: options", Name: "queryfuzz", ListKey: "types",
-		Fields: []genopts.Field{
-			r("tables", &o.FactTables, 1, 16),
-			r("rows", &o.Rows, 1, 1000),
-			r("fact-arity", &o.FactArity, 1, 8),
-			r("head-arity", &o.HeadArity, 1, 8),
-			r("simple", &o.SimpleRules, 1, 32),
-			r("complex", &o.ComplexRules, 0, 32),
-			r("subgoals", &o.Subgoals, 1, 16),
-			r("numbers", &o.Numbers, -1<<40, 1<<40), // wide enough to pass 32-bit engines' limits
-			r("steps", &o.Steps, 1, 1000),
-			n("negated", &o.MaxNegated, 0, 8),
-			n("predicates", &o.MaxPredicates, 0, 8),
-			n("neg", &o.Neg, 0, 100),
-			n("recursive", &o.Recursive, 0, 100),
-			n("symbol-order", &o.SymbolOrder, 0, 100),
-			n("max-body", &o.MaxBody, 1, 64),
-			n("nonempty", &o.NonEmpty, 0, 100),
-		},
-		List: func() []string {
-			var names []string
-			for _, t := range o.Types {
-				names = append(names, t.String())
-			}
-			return names
-		},
-		Choices: []string{Number.String(), Symbol.String()},
-		SetList: func(names []string) error {
-			o.Types = nil
-			for _, name := range names {
-				switch name {
-				case "number":
-					o.Types = append(o.Types, Number)
-				case "symbol":
-					o.Types = append(o.Types, Symbol)
-				default:
-					return fmt.Errorf("datalog: options: unknown type %q; use number or symbol", name)
-				}
-			}
-			return nil
-		},
-	}
+	return genopts.Form{Prefix: "datalog: options", Name: "queryfuzz", Fields: []genopts.Field{
+		genopts.Span("tables", &o.FactTables, 1, 16),
+		genopts.Span("rows", &o.Rows, 1, 1000),
+		genopts.Span("fact-arity", &o.FactArity, 1, 8),
+		genopts.Span("head-arity", &o.HeadArity, 1, 8),
+		genopts.Span("simple", &o.SimpleRules, 1, 32),
+		genopts.Span("complex", &o.ComplexRules, 0, 32),
+		genopts.Span("subgoals", &o.Subgoals, 1, 16),
+		genopts.Span("numbers", &o.Numbers, -1<<40, 1<<40), // wide enough to pass 32-bit engines' limits
+		genopts.Span("steps", &o.Steps, 1, 1000),
+		genopts.Int("negated", &o.MaxNegated, 0, 8),
+		genopts.Int("predicates", &o.MaxPredicates, 0, 8),
+		genopts.Int("neg", &o.Neg, 0, 100),
+		genopts.Int("recursive", &o.Recursive, 0, 100),
+		genopts.Int("symbol-order", &o.SymbolOrder, 0, 100),
+		genopts.Int("max-body", &o.MaxBody, 1, 64),
+		genopts.Int("nonempty", &o.NonEmpty, 0, 100),
+		genopts.List("types", "type", &o.Types, []Type{Number, Symbol}, Type.String),
+	}}
 }
 
 // Validate reports the first option out of its bounds.
-func (o Options) Validate() error {
-	return o.form().Check()
-}
+func (o Options) Validate() error { return o.form().Check() }
 
 // String returns the options in canonical one-line form, for example "queryfuzz{tables=1..3
 // rows=1..10 ... types=number,symbol}". [ParseOptions] reads it back.
@@ -158,9 +123,5 @@ func (o Options) String() string { return o.form().String() }
 // defaults; unknown and repeated keys are errors, and so are options that [Options.Validate]
 // rejects.
 func ParseOptions(s string) (Options, error) {
-	o := DefaultOptions()
-	if err := o.form().Parse(s); err != nil {
-		return o, err
-	}
-	return o, o.Validate()
+	return genopts.Parse(s, DefaultOptions(), (*Options).form)
 }

@@ -1,11 +1,8 @@
 package smtgen
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/genopts"
 )
 
 // Defaults of [Options], STORM's published evaluation parameters (thesis §2.10: D_max = A_max = 64,
@@ -57,6 +54,12 @@ type Options struct {
 // tactics are STORM's check-sat-using variants for Z3.
 var tactics = []string{"horn", "(then horn-simplify default)", "dom-simplify", "(then dom-simplify smt)"}
 
+// DefaultOptions returns the options a zero Options stands for, every default spelled out
+// (Tactics: none). [ParseOptions] starts from them.
+func DefaultOptions() Options { return Options{}.normalized() }
+
+// normalized returns o with its zero fields set to their defaults; Tactics, whose default is
+// none, becomes -1. Negative percentages stay (none), so normalizing twice changes nothing.
 func (o Options) normalized() Options {
 	def := func(v, d int) int {
 		if v == 0 {
@@ -69,8 +72,8 @@ func (o Options) normalized() Options {
 	n.MaxAsserts = def(o.MaxAsserts, DefaultMaxAsserts)
 	n.Enrichment = def(o.Enrichment, DefaultEnrichment)
 	n.Mutants = def(o.Mutants, DefaultMutants)
-	n.Incremental = def(o.Incremental, DefaultIncremental) // negative: none (kept, so normalizing twice is stable)
-	n.Tactics = o.Tactics
+	n.Incremental = def(o.Incremental, DefaultIncremental)
+	n.Tactics = def(o.Tactics, -1)
 	if n.Models == "" {
 		n.Models = ModelsBoth
 	}
@@ -80,28 +83,26 @@ func (o Options) normalized() Options {
 	return n
 }
 
+// form describes the fields of normalized options for genopts, which prints, parses and checks
+// them.
+func (o *Options) form() genopts.Form {
+	return genopts.Form{Prefix: "smtgen: options", Name: "storm", Fields: []genopts.Field{
+		genopts.Int("depth", &o.MaxDepth, 1, 1000),
+		genopts.Int("asserts", &o.MaxAsserts, 1, 10000),
+		genopts.Int("enrich", &o.Enrichment, 1, 1000000),
+		genopts.Int("mutants", &o.Mutants, 1, 1<<fuzz.SetupBits),
+		genopts.IntOrNone("incremental", &o.Incremental, 100),
+		genopts.IntOrNone("tactics", &o.Tactics, 100),
+		genopts.Choice("models", "model source", &o.Models, []string{ModelsBoth, ModelsRef, ModelsRandom}),
+		genopts.Choice("connectives", "connectives", &o.Connectives, []string{ConnRich, ConnStorm}),
+	}}
+}
+
+// validate reports the first option, defaults applied, that is out of its bounds or not among
+// the choices.
 func (o Options) validate() error {
-	switch o.Models {
-	case ModelsBoth, ModelsRef, ModelsRandom:
-	default:
-		return fmt.Errorf("smtgen: unknown model source %q (valid: both, ref, random)", o.Models)
-	}
-	switch o.Connectives {
-	case ConnStorm, ConnRich:
-	default:
-		return fmt.Errorf("smtgen: unknown connectives %q (valid: rich, storm)", o.Connectives)
-	}
-	for _, b := range []struct {
-		name   string
-		v, max int
-	}{{"depth", o.MaxDepth, 1000}, {"asserts", o.MaxAsserts, 10000}, {"enrich", o.Enrichment, 1000000},
-		{"mutants", o.Mutants, 1 << fuzz.SetupBits}, {"incremental", o.Incremental, 100}, {"tactics", o.Tactics, 100}} {
-		pct := b.name == "incremental" || b.name == "tactics"
-		if (b.v < 0 && !pct) || b.v > b.max || (b.v == 0 && !pct) {
-			return fmt.Errorf("smtgen: %s=%d out of range [1, %d]", b.name, b.v, b.max)
-		}
-	}
-	return nil
+	n := o.normalized()
+	return n.form().Check()
 }
 
 // String returns the options in canonical one-line form with defaults applied, e.g.
@@ -109,69 +110,12 @@ func (o Options) validate() error {
 // connectives=rich}". [ParseOptions] reads it back.
 func (o Options) String() string {
 	n := o.normalized()
-	var b strings.Builder
-	b.WriteString("storm{")
-	for i, f := range n.intFields() {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(f.key + "=" + strconv.Itoa(max(*f.p, 0)))
-	}
-	b.WriteString(" models=" + n.Models + " connectives=" + n.Connectives + "}")
-	return b.String()
+	return n.form().String()
 }
 
-type optField struct {
-	key string
-	p   *int
-}
-
-func (o *Options) intFields() []optField {
-	return []optField{{"depth", &o.MaxDepth}, {"asserts", &o.MaxAsserts}, {"enrich", &o.Enrichment},
-		{"mutants", &o.Mutants}, {"incremental", &o.Incremental}, {"tactics", &o.Tactics}}
-}
-
-// ParseOptions reads options in the form [Options.String] writes; keys may be left out.
+// ParseOptions reads options in the form [Options.String] writes. Keys may be left out (they take
+// their defaults) but not repeated or unknown; a percentage written 0 is none (-1). The result
+// has every default spelled out.
 func ParseOptions(s string) (Options, error) {
-	var o Options
-	body, ok := strings.CutPrefix(strings.TrimSpace(s), "storm{")
-	if ok {
-		body, ok = strings.CutSuffix(body, "}")
-	}
-	if !ok {
-		return o, fmt.Errorf("smtgen: options %q: want storm{key=value ...}", s)
-	}
-	seen := map[string]bool{}
-	for _, kv := range strings.Fields(body) {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || seen[k] {
-			return o, fmt.Errorf("smtgen: options: bad or repeated %q", kv)
-		}
-		seen[k] = true
-		switch k {
-		case "models":
-			o.Models = v
-			continue
-		case "connectives":
-			o.Connectives = v
-			continue
-		}
-		found := false
-		for _, f := range o.intFields() {
-			if f.key == k {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return o, fmt.Errorf("smtgen: options: %s: %w", kv, err)
-				}
-				if n == 0 && (k == "incremental" || k == "tactics") {
-					n = -1 // stored zero means none
-				}
-				*f.p, found = n, true
-			}
-		}
-		if !found {
-			return o, fmt.Errorf("smtgen: options: unknown key %q", k)
-		}
-	}
-	return o, o.normalized().validate()
+	return genopts.Parse(s, DefaultOptions(), (*Options).form)
 }

@@ -21,23 +21,6 @@ func loadTestSeeds(t *testing.T) []*Seed {
 	return seeds
 }
 
-func TestOptionsRoundTrip(t *testing.T) {
-	for _, o := range []Options{{}, {MaxDepth: 3, Tactics: 50, Models: ModelsRandom, Connectives: ConnStorm}, {Incremental: -1}} {
-		p, err := ParseOptions(o.String())
-		if err != nil {
-			t.Fatalf("%s: %v", o, err)
-		}
-		if p.String() != o.String() {
-			t.Errorf("round trip: %s became %s", o, p)
-		}
-	}
-	for _, bad := range []string{"storm{depth=-1}", "storm{models=x}", "storm{nope=1}", "x{}"} {
-		if _, err := ParseOptions(bad); err == nil {
-			t.Errorf("ParseOptions(%q) accepted", bad)
-		}
-	}
-}
-
 // TestGeneratedInstancesAreCertified generates cases from every project seed with random models
 // and checks that each instance reads back, that every assertion in scope at every check-sat is
 // true under the stored model, and that generation is deterministic.

@@ -1,13 +1,10 @@
 package sqlgen
 
 import (
-	"errors"
-	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/genopts"
 )
 
 // Oracle names accepted in [Options.Oracles].
@@ -71,21 +68,16 @@ type Options struct {
 	DistinctViews bool
 }
 
-// normalized returns o with defaults applied, negative counts set to zero and the oracles in
-// canonical order without duplicates.
-func (o Options) normalized() Options {
+// DefaultOptions returns the options a zero Options stands for, every default spelled out.
+// [ParseOptions] starts from them.
+func DefaultOptions() Options { return Options{}.withDefaults() }
+
+// withDefaults returns o with its zero fields set to their defaults (negative counts stay: none)
+// and the oracles in canonical order without duplicates.
+func (o Options) withDefaults() Options {
 	def := func(v, d int) int {
 		if v == 0 {
 			return d
-		}
-		return v
-	}
-	zero := func(v, d int) int {
-		switch {
-		case v == 0:
-			return d
-		case v < 0:
-			return 0
 		}
 		return v
 	}
@@ -104,154 +96,72 @@ func (o Options) normalized() Options {
 		}
 		for _, name := range o.Oracles {
 			if !slices.Contains(n.Oracles, name) {
-				n.Oracles = append(n.Oracles, name) // invalid; kept so validate names it
+				n.Oracles = append(n.Oracles, name) // invalid; kept so that validate names it
 			}
 		}
 	}
 	n.QueriesPerDB = def(o.QueriesPerDB, DefaultQueriesPerDB)
 	n.MaxTables = def(o.MaxTables, DefaultMaxTables)
 	n.MaxColumns = def(o.MaxColumns, DefaultMaxColumns)
-	n.MaxInserts = zero(o.MaxInserts, DefaultMaxInserts)
+	n.MaxInserts = def(o.MaxInserts, DefaultMaxInserts)
 	n.MaxDepth = def(o.MaxDepth, DefaultMaxDepth)
-	n.MaxIndexes = zero(o.MaxIndexes, DefaultMaxIndexes)
-	n.MaxViews = zero(o.MaxViews, DefaultMaxViews)
+	n.MaxIndexes = def(o.MaxIndexes, DefaultMaxIndexes)
+	n.MaxViews = def(o.MaxViews, DefaultMaxViews)
 	n.MaxFrom = def(o.MaxFrom, DefaultMaxFrom)
 	return n
 }
 
-// validate checks normalized options.
+// normalized returns o with defaults applied and negative counts (none) set to zero: the form
+// the generator reads. Unlike o, it does not mean the same when passed to [New] again.
+func (o Options) normalized() Options {
+	n := o.withDefaults()
+	n.MaxInserts = max(n.MaxInserts, 0)
+	n.MaxIndexes = max(n.MaxIndexes, 0)
+	n.MaxViews = max(n.MaxViews, 0)
+	return n
+}
+
+// form describes the fields of options with defaults applied for genopts, which prints, parses
+// and checks them.
+func (o *Options) form() genopts.Form {
+	return genopts.Form{Prefix: "sqlgen: options", Name: "sqlgen", Fields: []genopts.Field{
+		genopts.Choice("dialect", "dialect", &o.Dialect, dialectNames()),
+		genopts.List("oracles", "oracle", &o.Oracles, oracleNames, func(s string) string { return s }),
+		genopts.Int("queries", &o.QueriesPerDB, 1, 1<<fuzz.SetupBits),
+		genopts.Int("tables", &o.MaxTables, 1, 16),
+		genopts.Int("columns", &o.MaxColumns, 1, 32),
+		genopts.IntOrNone("inserts", &o.MaxInserts, 10000),
+		genopts.Int("depth", &o.MaxDepth, 1, 12),
+		genopts.IntOrNone("indexes", &o.MaxIndexes, 64),
+		genopts.IntOrNone("views", &o.MaxViews, 16),
+		genopts.Int("from", &o.MaxFrom, 1, 8),
+		genopts.Bool("distinct-views", &o.DistinctViews),
+	}}
+}
+
+// validate reports the first option, defaults applied, that is out of its bounds or not among
+// the choices.
 func (o Options) validate() error {
-	if _, ok := dialects[o.Dialect]; !ok {
-		return fmt.Errorf("sqlgen: unknown dialect %q (valid: %s)", o.Dialect, strings.Join(dialectNames(), ", "))
-	}
-	for _, name := range o.Oracles {
-		if !slices.Contains(oracleNames, name) {
-			return fmt.Errorf("sqlgen: unknown oracle %q (valid: %s)", name, strings.Join(oracleNames, ", "))
-		}
-	}
-	bounds := []struct {
-		name   string
-		v, max int
-	}{
-		{"queries", o.QueriesPerDB, 1 << fuzz.SetupBits},
-		{"tables", o.MaxTables, 16},
-		{"columns", o.MaxColumns, 32},
-		{"inserts", o.MaxInserts, 10000},
-		{"depth", o.MaxDepth, 12},
-		{"indexes", o.MaxIndexes, 64},
-		{"views", o.MaxViews, 16},
-		{"from", o.MaxFrom, 8},
-	}
-	for _, b := range bounds {
-		if b.v < 0 || b.v > b.max {
-			return fmt.Errorf("sqlgen: %s=%d out of range [1, %d]", b.name, b.v, b.max)
-		}
-	}
-	return nil
+	n := o.withDefaults()
+	return n.form().Check()
 }
 
 // String returns the options in canonical one-line form, defaults applied, for example
 // "sqlgen{dialect=sqlite oracles=norec,tlp-where queries=100 tables=3 ...}". [ParseOptions]
 // reads it back.
 func (o Options) String() string {
-	n := o.normalized()
-	var b strings.Builder
-	b.WriteString("sqlgen{dialect=")
-	b.WriteString(n.Dialect)
-	b.WriteString(" oracles=")
-	b.WriteString(strings.Join(n.Oracles, ","))
-	for _, f := range n.intFields() {
-		b.WriteByte(' ')
-		b.WriteString(f.key)
-		b.WriteByte('=')
-		b.WriteString(strconv.Itoa(*f.p))
-	}
-	b.WriteString(" distinct-views=")
-	b.WriteString(strconv.FormatBool(n.DistinctViews))
-	b.WriteByte('}')
-	return b.String()
-}
-
-type intField struct {
-	key       string
-	p         *int
-	zeroValid bool // zero is a meaningful value (stored as -1)
-}
-
-func (o *Options) intFields() []intField {
-	return []intField{
-		{"queries", &o.QueriesPerDB, false},
-		{"tables", &o.MaxTables, false},
-		{"columns", &o.MaxColumns, false},
-		{"inserts", &o.MaxInserts, true},
-		{"depth", &o.MaxDepth, false},
-		{"indexes", &o.MaxIndexes, true},
-		{"views", &o.MaxViews, true},
-		{"from", &o.MaxFrom, false},
-	}
+	n := o.withDefaults()
+	return n.form().String()
 }
 
 // ParseOptions reads options in the form [Options.String] writes. Keys may be left out (they take
-// their defaults) but not repeated or unknown. ParseOptions(o.String()) gives options whose String
-// is o.String().
+// their defaults) but not repeated or unknown; a count written 0 is none (-1). The result has
+// every default spelled out, and ParseOptions(o.String()) gives options whose String is
+// o.String().
 func ParseOptions(s string) (Options, error) {
-	var o Options
-	body, ok := strings.CutPrefix(strings.TrimSpace(s), "sqlgen{")
-	if ok {
-		body, ok = strings.CutSuffix(body, "}")
-	}
-	if !ok {
-		return o, fmt.Errorf("sqlgen: options %q: want sqlgen{key=value ...}", s)
-	}
-	seen := map[string]bool{}
-	for _, kv := range strings.Fields(body) {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return o, fmt.Errorf("sqlgen: options: %q is not key=value", kv)
-		}
-		if seen[k] {
-			return o, fmt.Errorf("sqlgen: options: key %q repeated", k)
-		}
-		seen[k] = true
-		switch k {
-		case "dialect":
-			o.Dialect = v
-			continue
-		case "oracles":
-			if v == "" {
-				return o, errors.New("sqlgen: options: empty oracle list")
-			}
-			o.Oracles = strings.Split(v, ",")
-			continue
-		case "distinct-views":
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return o, fmt.Errorf("sqlgen: options: distinct-views=%q: want true or false", v)
-			}
-			o.DistinctViews = b
-			continue
-		}
-		found := false
-		for _, f := range o.intFields() {
-			if f.key != k {
-				continue
-			}
-			found = true
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 || n == 0 && !f.zeroValid {
-				return o, fmt.Errorf("sqlgen: options: %s=%q: want a positive integer", k, v)
-			}
-			if n == 0 {
-				n = -1
-			}
-			*f.p = n
-		}
-		if !found {
-			return o, fmt.Errorf("sqlgen: options: unknown key %q", k)
-		}
-	}
-	if err := o.normalized().validate(); err != nil {
+	o, err := genopts.Parse(s, DefaultOptions(), (*Options).form)
+	if err != nil {
 		return o, err
 	}
-	return o, nil
+	return o.withDefaults(), nil
 }

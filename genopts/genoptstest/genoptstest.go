@@ -1,0 +1,46 @@
+// Package genoptstest checks generator options against the findings the project has recorded
+// in testdata: every stored options text must still read, and print back unchanged.
+package genoptstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// Recorded runs a subtest for each finding under dir (a testdata/*-findings folder): it reads
+// the finding's case.json, parses the case's generator options with parse, checks that they
+// print back as stored, and then calls check, when not nil, with the options and the stored case.
+func Recorded[O fmt.Stringer](t *testing.T, dir string, parse func(string) (O, error), check func(t *testing.T, o O, stored *fuzz.Case)) {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(dir, "*", "case.json"))
+	if len(dirs) == 0 {
+		t.Fatalf("no recorded findings in %s", dir)
+	}
+	for _, path := range dirs {
+		t.Run(filepath.Base(filepath.Dir(path)), func(t *testing.T) {
+			var stored fuzz.Case
+			data, err := os.ReadFile(path)
+			if err == nil {
+				err = json.Unmarshal(data, &stored)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			o, err := parse(stored.Gen)
+			if err != nil {
+				t.Fatalf("stored options %q: %v", stored.Gen, err)
+			}
+			if o.String() != stored.Gen {
+				t.Fatalf("stored options %q print as %q", stored.Gen, o.String())
+			}
+			if check != nil {
+				check(t, o, &stored)
+			}
+		})
+	}
+}
