@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/domain/smtdom"
+	"github.com/polyfuzz/polyfuzz/domain/sqldom"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/smtgen"
-	"github.com/polyfuzz/polyfuzz/sqlgen"
 )
 
 // BenchmarkSQLCampaign runs the whole loop (generate, execute, NoREC, the TLP family and the error
@@ -29,25 +31,20 @@ func BenchmarkSQLCampaign(b *testing.B) {
 		{"duckdb-isolated", "duckdb", true}, {"postgres", "postgres", false}, {"mariadb", "mariadb", false},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			spec := targetSpec{DBMS: tc.dbms, Timeout: 2 * time.Second, Isolate: tc.isolate}
-			if env := engines[tc.dbms].env; env != "" {
-				if spec.DSN = os.Getenv(env); spec.DSN == "" {
-					b.Skipf("%s is not set; scripts/test.sh starts the servers", env)
+			spec := domain.Spec{Engine: tc.dbms, Timeout: 2 * time.Second, Isolate: tc.isolate}
+			if e, _ := sqldom.Domain.Engine(tc.dbms); e.Env != "" {
+				if spec.DSN = os.Getenv(e.Env); spec.DSN == "" {
+					b.Skipf("%s is not set; scripts/test.sh starts the servers", e.Env)
 				}
 			}
-			specs := sqlSpecs{spec}
-			s, err := newSQLSetup(sqlgen.Options{Oracles: strings.Split(defaultSQLOracles, ",")},
-				strings.Split(defaultSQLOracles, ","), specs)
-			if err != nil {
-				b.Fatal(err)
-			}
+			s := setupOf(b, sqldom.Domain, &domain.Settings{Engines: []domain.Spec{spec}}, sqldom.Domain.DefaultOracles...)
 			store, err := campaign.NewStore(b.TempDir())
 			if err != nil {
 				b.Fatal(err)
 			}
 			cfg := campaign.Config{
-				Domain: "sql", Gen: s.gen, Oracles: s.oracles, Store: store, Seed: 1, Workers: 1,
-				Tests: int64(max(b.N, 200)), Open: specs.open(func() int { return 0 }),
+				Domain: "sql", Gen: s.Gen, Oracles: s.Oracles, Store: store, Seed: 1, Workers: 1,
+				Tests: int64(max(b.N, 200)), Open: numbered(s),
 			}
 			b.ResetTimer()
 			sum, err := campaign.Run(context.Background(), cfg)
@@ -66,17 +63,13 @@ func BenchmarkSQLCampaign(b *testing.B) {
 // (at most 8 assertions of depth 8), and reports instances per second and harness efficiency.
 func BenchmarkSMTCampaign(b *testing.B) {
 	testenv.NeedEngine(b, "z3")
-	spec := smtSpec{Solvers: []string{"z3"}, Timeout: 10 * time.Second, Ref: "z3", Seeds: smtBenchSeeds(b)}
-	s, err := newSMTSetup(spec, smtBenchOptions, []string{"sat", "model", "error"}, func(string) {})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := setupOf(b, smtdom.Domain, smtBenchSettings(b), "sat", "model")
 	store, err := campaign.NewStore(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := campaign.Config{Domain: "smt", Gen: s.gen, Oracles: s.oracles, Store: store, Seed: 1, Workers: 1,
-		Tests: int64(max(b.N, 200)), Open: spec.openSolvers}
+	cfg := campaign.Config{Domain: "smt", Gen: s.Gen, Oracles: s.Oracles, Store: store, Seed: 1, Workers: 1,
+		Tests: int64(max(b.N, 200)), Open: numbered(s)}
 	b.ResetTimer()
 	sum, err := campaign.Run(context.Background(), cfg)
 	if err != nil {
@@ -102,6 +95,26 @@ func smtBenchSeeds(b *testing.B) string {
 	return dir
 }
 
+// smtBenchSettings runs z3 on the benchmark seeds, with small instances.
+func smtBenchSettings(b *testing.B) *domain.Settings {
+	return &domain.Settings{Engines: []domain.Spec{{Engine: "z3", Timeout: 10 * time.Second}}, Ref: "z3",
+		Seeds: smtBenchSeeds(b), Gen: smtBenchOptions.String()}
+}
+
+// setupOf builds the setup of domain d for settings s with the given oracles.
+func setupOf(tb testing.TB, d *domain.Domain, s *domain.Settings, oracles ...string) *domain.Setup {
+	tb.Helper()
+	var err error
+	if s.Oracles, err = d.ResolveOracles(oracles, len(s.Engines)); err != nil {
+		tb.Fatal(err)
+	}
+	st, err := d.Setup(context.Background(), s, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
 // smtBenchOptions are the small instances of the SMT benchmarks.
 var smtBenchOptions = smtgen.Options{MaxDepth: 8, MaxAsserts: 8, Mutants: 100, Tactics: -1, Incremental: -1}
 
@@ -111,20 +124,17 @@ var smtBenchOptions = smtgen.Options{MaxDepth: 8, MaxAsserts: 8, Mutants: 100, T
 // sat-by-construction and model-validation oracles.
 func BenchmarkSMTWarmVsSpawn(b *testing.B) {
 	testenv.NeedEngine(b, "z3")
-	spec := smtSpec{Solvers: []string{"z3"}, Timeout: 10 * time.Second, Ref: "z3", Seeds: smtBenchSeeds(b)}
-	s, err := newSMTSetup(spec, smtBenchOptions, []string{"sat", "model"}, func(string) {})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := setupOf(b, smtdom.Domain, smtBenchSettings(b), "sat", "model")
 	const n = 300
+	var err error
 	cases := make([]*fuzz.Case, n)
 	for i := range cases {
-		if cases[i], err = s.gen.Generate(fuzz.CaseSeed(1, uint64(i), smtBenchOptions.Mutants)); err != nil {
+		if cases[i], err = s.Gen.Generate(fuzz.CaseSeed(1, uint64(i), smtBenchOptions.Mutants)); err != nil {
 			b.Fatal(err)
 		}
 	}
 	check := func(c *fuzz.Case, runs []fuzz.Run) {
-		for _, o := range s.oracles {
+		for _, o := range s.Oracles {
 			if v := o.Check(c, runs); v.Finding != nil {
 				b.Fatalf("finding on z3: %s", v.Finding.Title)
 			}
@@ -132,11 +142,11 @@ func BenchmarkSMTWarmVsSpawn(b *testing.B) {
 	}
 	ctx := context.Background()
 	b.Run("warm", func(b *testing.B) {
-		ts, err := spec.openSolvers(ctx)
+		ts, err := s.Open(ctx, 0)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer closeAll(ts)
+		defer domain.CloseAll(ts)
 		i := 0
 		for b.Loop() {
 			c := cases[i%n]

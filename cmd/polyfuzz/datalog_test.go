@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/datalog"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
@@ -189,8 +188,8 @@ func TestRecordedDatalogFindings(t *testing.T) {
 	}
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			replayRecorded(t, dir, func(rec *campaign.Record) {
-				for _, name := range strings.Split(rec.Options["engines"], ",") {
+			replayRecorded(t, dir, func(engines []string) {
+				for _, name := range engines {
 					dlEngineArg(t, name)
 				}
 			})

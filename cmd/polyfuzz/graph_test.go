@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/cyphergen"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/graphtest"
@@ -177,8 +176,8 @@ func TestRecordedGraphFindings(t *testing.T) {
 	}
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			replayRecorded(t, dir, func(rec *campaign.Record) {
-				for _, name := range strings.Split(rec.Options["engines"], ",") {
+			replayRecorded(t, dir, func(engines []string) {
+				for _, name := range engines {
 					graphEngineArg(t, name)
 				}
 			})

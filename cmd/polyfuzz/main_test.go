@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/domain"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/isolated"
@@ -20,7 +21,7 @@ import (
 // TestMain lets the test binary serve as the isolated child of the campaigns it runs.
 func TestMain(m *testing.M) {
 	if isolated.IsChild() {
-		serveChild()
+		domain.ServeChild(domains)
 		return
 	}
 	if os.Getenv("POLYFUZZ_TEST_MAIN") == "1" { // the test binary as the polyfuzz command
@@ -47,7 +48,7 @@ func records(t *testing.T, out string) map[string]*campaign.Record {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m[rec.Title] = rec
+		m[rec.OracleTitle()] = rec
 	}
 	return m
 }

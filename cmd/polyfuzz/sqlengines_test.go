@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/polyfuzz/polyfuzz/campaign"
+	"github.com/polyfuzz/polyfuzz/domain/sqldom"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
@@ -24,7 +25,8 @@ import (
 // that an earlier test crashed to be back (the test script's supervisor restarts MariaDB).
 func engineArg(t *testing.T, name string) string {
 	t.Helper()
-	env := engines[name].env
+	e, _ := sqldom.Domain.Engine(name)
+	env := e.Env
 	if env == "" {
 		return name
 	}
@@ -45,7 +47,7 @@ func engineArg(t *testing.T, name string) string {
 }
 
 // logicOracles are the oracles a single engine checks, each of which must fire on a planted fault.
-var logicOracles = strings.Split(defaultSQLOracles, ",")
+var logicOracles = sqldom.Domain.DefaultOracles[:6]
 
 // TestOraclesFireOnEveryEngine plants one fault in each engine, dropping the first row of every
 // query with a WHERE or HAVING clause, and checks that NoREC and every TLP oracle report it: the
@@ -249,8 +251,8 @@ func TestRecordedFindings(t *testing.T) {
 	})
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			replayRecorded(t, dir, func(rec *campaign.Record) {
-				for _, name := range strings.Split(rec.Options["dbms"], ",") {
+			replayRecorded(t, dir, func(engines []string) {
+				for _, name := range engines {
 					engineArg(t, name) // skips without the server's DSN; waits for one that is restarting
 				}
 			})
@@ -260,13 +262,21 @@ func TestRecordedFindings(t *testing.T) {
 
 // replayRecorded replays a recorded finding after need has checked its engines are here: it must
 // reproduce on the versions it was found on; on other versions the test logs whether it is fixed.
-func replayRecorded(t *testing.T, dir string, need func(*campaign.Record)) {
+func replayRecorded(t *testing.T, dir string, need func(engines []string)) {
 	t.Helper()
 	rec, _, _, err := campaign.LoadFinding(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	need(rec)
+	d, err := findDomain(rec.Domain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := d.Decode(rec.Options, rec.Gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need(s.Names())
 	code, stdout, stderr := polyfuzz(t, "replay", dir)
 	var recorded []string
 	for _, tg := range rec.Targets {

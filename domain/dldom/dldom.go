@@ -1,0 +1,277 @@
+// Package dldom is the Datalog domain of polyfuzz: random stratified programs and queryFuzz's
+// metamorphic transformations (datalog) checked on μZ, SWI-Prolog, clingo, Soufflé and SQL engines
+// against each other and polyfuzz's reference engine.
+package dldom
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/datalog"
+	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/domain/sqldom"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/oracles"
+	"github.com/polyfuzz/polyfuzz/targets/clingo"
+	"github.com/polyfuzz/polyfuzz/targets/muz"
+	"github.com/polyfuzz/polyfuzz/targets/souffle"
+	"github.com/polyfuzz/polyfuzz/targets/swipl"
+)
+
+const synopsis = `usage: polyfuzz datalog [flags]
+       polyfuzz datalog run --engine NAME FILE.dl
+       polyfuzz datalog translate --engine NAME FILE.dl
+
+Fuzzes Datalog engines the queryFuzz way: generates random stratified programs, transforms each
+with a sequence of the queryFuzz rule transformations (ADD, MOD, REM, NEG) whose effect on the
+output is known (equal, subset or superset), runs both programs on every engine and checks the
+relation on each engine (metamorphic). polyfuzz's own reference engine (semi-naive, stratified
+negation, provenance) runs beside the engines under test (unless --ref=false), so that every engine
+is also compared with it and with each other (diff). Crashes, timeouts and unexpected errors are
+findings too; a program an engine cannot express is skipped for that engine, counted by reason.
+Findings are reduced along the reference's proof trees of a tuple the engine gets wrong, then by
+ddmin, every step re-checked on the engine.
+
+Engines: ref (built in), muz (z3), swipl (SWI-Prolog), clingo (through its Python module), souffle, and the
+SQL engines sqlite, duckdb (embedded) and postgres (--engine postgres=postgres://USER:PASS@HOST/DB
+or POLYFUZZ_POSTGRES_DSN), which evaluate each stratum in SQL.
+
+'polyfuzz datalog run' prints an engine's answer to one program in the canonical (Soufflé-like)
+syntax; 'polyfuzz datalog translate' prints the engine's own text for it.`
+
+// Domain is the Datalog domain.
+var Domain = &domain.Domain{
+	Name:     "datalog",
+	Summary:  "fuzz Datalog engines: the reference, μZ, SWI-Prolog, clingo, Soufflé, SQL",
+	Synopsis: synopsis, Unit: "test cases", Owns: "its own engine processes",
+	EngineFlag: "engine", DefaultEngine: "ref",
+	Engines: []domain.Engine{
+		{Name: "ref", Open: func(context.Context, domain.Spec) (fuzz.Target, error) { return datalog.NewReference(0), nil }},
+		process("muz", func(s domain.Spec) (fuzz.Target, error) { return muz.New(muz.Options{Timeout: s.Timeout}) }),
+		process("swipl", func(s domain.Spec) (fuzz.Target, error) { return swipl.New(swipl.Options{Timeout: s.Timeout}) }),
+		process("clingo", func(s domain.Spec) (fuzz.Target, error) { return clingo.New(clingo.Options{Timeout: s.Timeout}) }),
+		process("souffle", func(s domain.Spec) (fuzz.Target, error) { return souffle.New(souffle.Options{Timeout: s.Timeout}) }),
+		inSQL("sqlite"), inSQL("duckdb"), inSQL("postgres"),
+	},
+	Oracles:        infos(),
+	DefaultOracles: []string{"metamorphic", "diff"},
+	Timeout:        10 * time.Second, TimeoutHelp: "a program over it is a skipped check (error: timeout)",
+	FaultExample: "drop-row:transformed",
+	GenDefault:   func() string { return datalog.DefaultOptions().String() },
+	Flags:        flags,
+	Build:        build,
+}
+
+// init adds the subcommands, which name the domain's engines in their help.
+func init() {
+	Domain.Commands = []domain.Command{
+		{Name: "run", Usage: "print an engine's answer to one program", Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+			return run(ctx, "run", args, stdout, stderr)
+		}},
+		{Name: "translate", Usage: "print an engine's own text for one program", Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+			return run(ctx, "translate", args, stdout, stderr)
+		}},
+	}
+}
+
+// dialects are the dialects of the engines that read a program text of their own.
+var dialects = map[string]func() datalog.Dialect{
+	"muz":     func() datalog.Dialect { return datalog.MuZ{} },
+	"swipl":   func() datalog.Dialect { return datalog.SWIProlog{} },
+	"clingo":  func() datalog.Dialect { return datalog.Clingo{} },
+	"souffle": func() datalog.Dialect { return datalog.Souffle{} },
+}
+
+// process is an engine that runs its own dialect's text: its target runs canonical programs
+// translated to that dialect.
+func process(name string, open func(s domain.Spec) (fuzz.Target, error)) domain.Engine {
+	return domain.Engine{Name: name, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		inner, err := open(s)
+		if err != nil {
+			return nil, err
+		}
+		return &datalog.Engine{Inner: inner, Dialect: dialects[name]()}, nil
+	}}
+}
+
+// inSQL is an engine that evaluates each stratum in a SQL engine of the SQL domain.
+func inSQL(name string) domain.Engine {
+	e, _ := sqldom.Domain.Engine(name)
+	return domain.Engine{Name: name, Env: e.Env, Example: e.Example, Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+		inner, err := sqldom.Domain.Open(ctx, domain.Spec{Engine: name, DSN: s.DSN, Timeout: s.Timeout, Isolate: true, Worker: s.Worker, Force: s.Force})
+		if err != nil {
+			return nil, err
+		}
+		return &datalog.SQLEngine{Inner: inner, Dialect: name}, nil
+	}}
+}
+
+// oracle is one row of the Datalog oracle table.
+type oracle struct {
+	domain.OracleInfo
+	new func() fuzz.Oracle
+}
+
+// table is the Datalog oracle table: adding an oracle is its file and one row here.
+var table = []oracle{
+	{domain.OracleInfo{Name: "metamorphic"}, func() fuzz.Oracle {
+		return oracles.Metamorphic{Orig: datalog.RoleOrig, Trans: datalog.RoleTrans, Param: datalog.ParamExpect}
+	}},
+	{domain.OracleInfo{Name: "diff", Multi: true}, func() fuzz.Oracle {
+		return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true, Reference: "ref"}
+	}},
+	{domain.OracleInfo{Name: "error", Always: true}, func() fuzz.Oracle {
+		return oracles.Errors{SkipTimeouts: true, Expect: func(_, code, _ string) bool { return code == datalog.CodeUnsupported }}
+	}},
+}
+
+func infos() []domain.OracleInfo {
+	var out []domain.OracleInfo
+	for _, o := range table {
+		out = append(out, o.OracleInfo)
+	}
+	return out
+}
+
+// flags registers --ref, which runs the reference engine beside the engines under test.
+func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
+	withRef := fs.Bool("ref", true, "run the reference engine beside the engines under test, for the differential oracle")
+	return func(s *domain.Settings, base domain.Spec) error {
+		AddRef(s, base, *withRef)
+		return nil
+	}
+}
+
+// AddRef adds the reference engine to the engines of s (only it when none was given), when
+// withRef and it is not there yet.
+func AddRef(s *domain.Settings, base domain.Spec, withRef bool) {
+	if len(s.Engines) == 0 {
+		base.Engine = "ref"
+		s.Engines = []domain.Spec{base}
+		return
+	}
+	if withRef && !slices.Contains(s.Names(), "ref") {
+		base.Engine, base.Fault, base.DSN = "ref", "", ""
+		s.Engines = append(s.Engines, base)
+	}
+}
+
+// build makes the generator, oracles, reducer and format of a Datalog campaign.
+func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
+	opts := datalog.DefaultOptions()
+	if s.Gen != "" {
+		var err error
+		if opts, err = datalog.ParseOptions(s.Gen); err != nil {
+			return nil, fmt.Errorf("--gen: %w", err)
+		}
+	}
+	s.Gen = opts.String()
+	gen, err := datalog.NewGenerator(opts)
+	if err != nil {
+		return nil, err
+	}
+	f := datalog.Format{Dialects: map[string]datalog.Dialect{}}
+	for _, n := range s.Names() {
+		f.Engines = append(f.Engines, n)
+		if mk := dialects[n]; mk != nil {
+			f.Dialects[n] = mk()
+		}
+	}
+	stats := &datalog.ReduceStats{}
+	red := datalog.NewReducer()
+	red.Plain, red.Stats = s.Plain, stats
+	st := &domain.Setup{Gen: gen, Reducer: red, Format: f, ReduceReport: func() string { return reduceReport(stats, s.Plain) }}
+	for _, o := range table {
+		if slices.Contains(s.Oracles, o.Name) {
+			st.Oracles = append(st.Oracles, o.new())
+		}
+	}
+	return st, nil
+}
+
+// reduceReport describes a reduction's statistics.
+func reduceReport(st *datalog.ReduceStats, plain bool) string {
+	how := "ddmin alone"
+	if st.Guided {
+		how = "guided by the proof of " + st.Focus
+	} else if !plain {
+		how = "ddmin (no proof of a missed tuple helped)"
+	}
+	return fmt.Sprintf("clauses %d -> %d (%d body literals in the shared rules), %s; %d engine runs, %d reference evaluations",
+		st.Before, st.After, st.Literals, how, st.EngineRuns, st.RefRuns)
+}
+
+// run runs one program file on one engine and prints its answer, or prints the engine's text.
+func run(ctx context.Context, verb string, args []string, stdout, stderr io.Writer) int {
+	fs := domain.NewFlags("datalog "+verb, synopsis, stdout, stderr)
+	engine := fs.String("engine", "ref", "the engine, NAME or NAME=DSN: "+Domain.EngineNames())
+	timeout := fs.Duration("timeout", 10*time.Second, "time limit for the program")
+	if code := fs.Parse(args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return fs.Fail(domain.ExitUsage, "want one argument, a program file (canonical syntax, like Soufflé's)")
+	}
+	src, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return fs.Fail(domain.ExitUsage, "%v", err)
+	}
+	p, err := datalog.Parse(fs.Arg(0), string(src))
+	if err == nil {
+		_, err = p.Strata()
+	}
+	if err != nil {
+		return fs.Fail(domain.ExitUsage, "%v", err)
+	}
+	specs, err := Domain.EngineArgs([]string{*engine}, domain.Spec{Timeout: *timeout})
+	if err != nil {
+		return fs.Fail(domain.ExitUsage, "%v", err)
+	}
+	if verb == "translate" {
+		mk := dialects[specs[0].Engine]
+		if mk == nil {
+			return fs.Fail(domain.ExitUsage, "%s has no program text of its own to print", specs[0].Engine)
+		}
+		tr, err := mk().Translate(p)
+		if err != nil {
+			return fs.Fail(domain.ExitFailure, "%v", err)
+		}
+		fmt.Fprint(stdout, tr.Text)
+		return 0
+	}
+	t, err := Domain.Open(ctx, specs[0])
+	if err != nil {
+		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+	}
+	defer t.Close()
+	res, err := t.Exec(ctx, string(src))
+	if err != nil {
+		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+	}
+	if res.Failed() {
+		return fs.Fail(domain.ExitFailure, "%s: %s %s", res.Status, res.Code, domain.Redact(res.Err))
+	}
+	for _, row := range res.Rows {
+		fmt.Fprintln(stdout, fact(row))
+	}
+	return 0
+}
+
+// fact prints an answer row [rel, canonical values...] as a fact.
+func fact(row []string) string {
+	var args []string
+	for _, v := range row[1:] {
+		if s, ok := strings.CutPrefix(v, "t:"); ok {
+			args = append(args, fmt.Sprintf("%q", s))
+		} else {
+			args = append(args, strings.TrimPrefix(v, "i:"))
+		}
+	}
+	return row[0] + "(" + strings.Join(args, ", ") + ")."
+}

@@ -1,0 +1,245 @@
+// Package graphdom is the graph domain of polyfuzz: GDsmith's property graphs and Cypher queries
+// (cyphergen) checked on Neo4j, Memgraph and FalkorDB against each other and polyfuzz's reference
+// evaluator, and each engine against itself by query partitioning.
+package graphdom
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/cyphergen"
+	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/domain/dldom"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/oracles"
+	"github.com/polyfuzz/polyfuzz/targets/bolt"
+	"github.com/polyfuzz/polyfuzz/targets/falkordb"
+)
+
+const synopsis = `usage: polyfuzz graph [flags]
+       polyfuzz graph run --engine NAME[=URL] FILE.cypher
+
+Fuzzes graph databases the GDsmith way: builds a random property graph, then writes Cypher queries
+whose patterns are cut from regions of the graph and whose WHERE conditions are built from the values
+there, so that most queries return rows. Every query runs on every engine and on polyfuzz's own
+reference evaluator (unless --ref=false), and the answers are compared as multisets (diff). The
+partition oracle (GDBMeter's query partitioning) checks each engine against itself: a query's rows
+are the rows of the same query restricted to p, NOT p and p IS NULL. Crashes, timeouts and errors the
+reference does not share are findings too. Known semantic differences between engines (docs/graph.md)
+steer generation and classify a discrepancy they explain as known rather than as a finding.
+Findings are reduced (queries: clauses, patterns, expressions; graph: relationships, nodes, labels,
+properties), every step re-checked on the engines.
+
+Engines: ref (built in), neo4j and memgraph over Bolt (--engine neo4j=bolt://HOST:PORT, or
+POLYFUZZ_NEO4J_URL), falkordb over RESP (--engine falkordb=redis://HOST:PORT, or
+POLYFUZZ_FALKORDB_URL). Each worker owns a graph of its own: FalkorDB a key polyfuzz_w<N>, Neo4j
+the database the URL names: Community has one, so a Neo4j campaign runs one worker per server,
+unless the URL names a database per worker (bolt://HOST:PORT?database=fuzz{worker}, databases
+made beforehand on Neo4j Enterprise).
+
+'polyfuzz graph run' runs a case script (a finding's case.cypher) on one engine and prints the rows.`
+
+// Domain is the graph domain.
+var Domain = &domain.Domain{
+	Name:     "graph",
+	Summary:  "fuzz graph databases (GDsmith): Neo4j, FalkorDB, Memgraph, the reference",
+	Synopsis: synopsis, Unit: "test cases", Owns: "its own graph (Neo4j: one worker per server)",
+	EngineFlag: "engine", DefaultEngine: "ref",
+	Engines: []domain.Engine{
+		{Name: "ref", Open: func(context.Context, domain.Spec) (fuzz.Target, error) { return cyphergen.NewReference(), nil }},
+		{Name: "neo4j", Env: "POLYFUZZ_NEO4J_URL", Example: "bolt://127.0.0.1:7687", OneWorker: true,
+			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+				return bolt.Open(ctx, bolt.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "neo4j"})
+			}},
+		{Name: "memgraph", Env: "POLYFUZZ_MEMGRAPH_URL", Example: "bolt://127.0.0.1:7687", OneWorker: true,
+			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+				return bolt.Open(ctx, bolt.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "memgraph"})
+			}},
+		{Name: "falkordb", Env: "POLYFUZZ_FALKORDB_URL", Example: "redis://127.0.0.1:6379",
+			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+				return falkordb.Open(ctx, falkordb.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker})
+			}},
+	},
+	Oracles:        infos(),
+	DefaultOracles: []string{"diff", "tlp-where"},
+	Timeout:        10 * time.Second, TimeoutHelp: "a query over it is a skipped check (error: timeout)",
+	FaultExample: "drop-row:MATCH",
+	GenDefault:   func() string { return cyphergen.DefaultOptions().String() },
+	Flags:        flags,
+	// Neo4j Community has one database: replay works in the one a campaign's worker 0 uses.
+	ReplayWorker: func() int { return 0 },
+}
+
+// init adds what names the domain's engines: the campaign builder and the run subcommand.
+func init() {
+	Domain.Build = build
+	Domain.Commands = []domain.Command{{Name: "run", Usage: "run a case script (case.cypher) on one graph engine", Run: run}}
+}
+
+// oracle is one row of the graph oracle table.
+type oracle struct {
+	domain.OracleInfo
+	new func(known bool) fuzz.Oracle
+}
+
+// table is the graph oracle table: adding an oracle is its file and one row here. known says
+// whether the catalogue of known differences explains discrepancies.
+var table = []oracle{
+	{domain.OracleInfo{Name: "diff", Multi: true}, func(known bool) fuzz.Oracle {
+		o := oracles.Rows{Prefixes: []string{"graph.", "tlp."}, AnsweredOnly: true, Reference: "ref"}
+		if !known {
+			return o
+		}
+		return oracles.Known{Oracle: o, Explain: cyphergen.Explain}
+	}},
+	{domain.OracleInfo{Name: "tlp-where", Aliases: []string{"partition"}}, func(known bool) fuzz.Oracle {
+		if !known {
+			return oracles.TLP{}
+		}
+		return oracles.Known{Oracle: oracles.TLP{}, Explain: cyphergen.Explain}
+	}},
+	{domain.OracleInfo{Name: "error", Always: true}, func(known bool) fuzz.Oracle {
+		return oracles.Errors{SkipTimeouts: true, Reference: "ref", Expect: func(_, code, msg string) bool {
+			return code == cyphergen.CodeUnsupported || known && cyphergen.ExpectedError(msg) != ""
+		}}
+	}},
+	{domain.OracleInfo{Name: "guidance", Always: true}, func(bool) fuzz.Oracle {
+		return oracles.Emptiness{Target: "ref", Prefixes: []string{"graph.", "tlp.orig"}}
+	}},
+}
+
+func infos() []domain.OracleInfo {
+	var out []domain.OracleInfo
+	for _, o := range table {
+		out = append(out, o.OracleInfo)
+	}
+	return out
+}
+
+// flags registers --ref and --known.
+func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
+	withRef := fs.Bool("ref", true, "run the reference evaluator beside the engines under test, for the differential oracle")
+	known := fs.Bool("known", true, "steer generation away from the catalogued differences of the engines tested, and\n"+
+		"      count a discrepancy the catalogue explains as known instead of storing it (docs/graph.md)")
+	return func(s *domain.Settings, base domain.Spec) error {
+		dldom.AddRef(s, base, *withRef)
+		s.Unsteered = !*known
+		return nil
+	}
+}
+
+// build makes the generator and oracles of a graph campaign. The generator writes the query
+// layouts of the campaign's logic oracles (also when a replay checks one of them, so that a stored
+// case regenerates identically); the catalogue steers generation and, in a campaign, explains
+// discrepancies. Replay and reduction judge without the catalogue, so that a finding recorded
+// before its difference was catalogued still reproduces.
+func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
+	opts := cyphergen.DefaultOptions()
+	if s.Gen != "" {
+		var err error
+		if opts, err = cyphergen.ParseOptions(s.Gen); err != nil {
+			return nil, fmt.Errorf("--gen: %w", err)
+		}
+	}
+	s.Gen = opts.String()
+	names := s.Names()
+	hasRef := slices.Contains(names, "ref")
+	if !slices.Contains(s.Oracles, "diff") && !slices.Contains(s.Oracles, "tlp-where") {
+		return nil, fmt.Errorf("no logic oracle to run: diff needs two engines (or the reference), and partition was not asked for")
+	}
+	f := cyphergen.Format{Env: map[string]string{}}
+	st := &domain.Setup{Reducer: cyphergen.NewReducer()}
+	for _, n := range names {
+		f.Engines = append(f.Engines, n)
+		if e, _ := Domain.Engine(n); e.Env != "" {
+			f.Env[n] = e.Env
+			if e.OneWorker && st.MaxWorkers == 0 && !strings.Contains(s.Engines[slices.Index(names, n)].DSN, "{worker}") {
+				st.MaxWorkers = 1
+				st.WorkersWhy = n + " offers one graph per server, so a campaign on it runs one worker; " +
+					"give a database per worker with ?database=NAME{worker} in the URL"
+			}
+		}
+	}
+	st.Format = f
+	explain := !s.Unsteered && !s.Replay
+	for _, o := range table {
+		if slices.Contains(s.Oracles, o.Name) && (o.Name != "guidance" || hasRef) {
+			st.Oracles = append(st.Oracles, o.new(explain))
+		}
+	}
+	avoid := cyphergen.Avoid(names)
+	if s.Unsteered {
+		avoid = cyphergen.Avoid(nil)
+	}
+	st.Gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(s.Oracles, "diff"), slices.Contains(s.Oracles, "tlp-where"))
+	return st, nil
+}
+
+// run runs a case script on one engine and prints each query's rows.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := domain.NewFlags("graph run", synopsis, stdout, stderr)
+	engine := fs.String("engine", "ref", "the engine, NAME or NAME=URL: "+Domain.EngineNames())
+	timeout := fs.Duration("timeout", 10*time.Second, "per-statement timeout")
+	force := fs.Bool("force", false, "work in a Neo4j database that holds data polyfuzz did not create (it will be deleted)")
+	if code := fs.Parse(args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return fs.Fail(domain.ExitUsage, "want one argument, a case script (a finding's case.cypher)")
+	}
+	src, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return fs.Fail(domain.ExitUsage, "%v", err)
+	}
+	setup, queries := cyphergen.ParseScript(string(src))
+	if len(queries) == 0 {
+		return fs.Fail(domain.ExitUsage, "%s holds no query: queries follow a line '// ---- ROLE' after the setup", fs.Arg(0))
+	}
+	specs, err := Domain.EngineArgs([]string{*engine}, domain.Spec{Timeout: *timeout, Force: *force})
+	if err != nil {
+		return fs.Fail(domain.ExitUsage, "%v", err)
+	}
+	t, err := Domain.Open(ctx, specs[0])
+	if err != nil {
+		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+	}
+	defer t.Close()
+	if err := t.Reset(ctx); err != nil {
+		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+	}
+	defer t.Reset(context.WithoutCancel(ctx))
+	for i, stmt := range setup {
+		res, err := t.Exec(ctx, stmt)
+		if err != nil {
+			return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		}
+		if res.Failed() {
+			return fs.Fail(domain.ExitFailure, "setup statement %d: %s %s %s", i+1, res.Status, res.Code, res.Err)
+		}
+	}
+	code := 0
+	for _, q := range queries {
+		res, err := t.Exec(ctx, q.Text)
+		if err != nil {
+			return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		}
+		fmt.Fprintf(stdout, "== %s\n", q.Role)
+		if res.Failed() {
+			fmt.Fprintf(stdout, "%s: %s %s\n", res.Status, res.Code, res.Err)
+			code = 1
+			continue
+		}
+		fmt.Fprintln(stdout, strings.Join(res.Columns, " | "))
+		for _, row := range res.Rows {
+			fmt.Fprintln(stdout, strings.Join(row, " | "))
+		}
+		fmt.Fprintf(stdout, "(%d rows)\n", len(res.Rows))
+	}
+	return code
+}

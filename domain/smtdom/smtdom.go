@@ -1,0 +1,401 @@
+// Package smtdom is the SMT domain of polyfuzz: STORM's satisfiable-by-construction instances
+// (smtgen) checked on solver processes (targets/smtproc) by the sat, model, differential and
+// error oracles; and 'polyfuzz smt selfcheck', the evaluator against the solvers.
+package smtdom
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	root "github.com/polyfuzz/polyfuzz"
+	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/oracles"
+	"github.com/polyfuzz/polyfuzz/smtgen"
+	"github.com/polyfuzz/polyfuzz/targets/smtproc"
+)
+
+const synopsis = `usage: polyfuzz smt [flags]
+       polyfuzz smt selfcheck [flags]
+
+Fuzzes SMT solvers the STORM way: cuts the assertions of seed SMT-LIB scripts into Boolean
+fragments, evaluates them under a model (a reference solver's, certified by polyfuzz's own exact
+evaluator, or a random assignment), and recombines them into instances that the model satisfies,
+so that unsat is a soundness bug. Every sat answer's model is validated by the evaluator, several
+--solver flags compare the solvers' answers, and crashes, timeouts and errors are findings too.
+Solvers run as long-lived processes reset between instances.
+
+Seeds come from --seeds DIR (any folder of .smt2 files, searched recursively, e.g. an SMT-LIB
+benchmark folder or ../shared/corpus/smt/QF_LIA); without it, the project's own seed set is used.
+
+'polyfuzz smt selfcheck' evaluates random ground terms of every theory with polyfuzz's evaluator and
+with each --solver, and prints where they disagree.`
+
+// Domain is the SMT domain.
+var Domain = &domain.Domain{
+	Name:     "smt",
+	Summary:  "fuzz SMT solvers with satisfiable-by-construction instances (STORM)",
+	Synopsis: synopsis, Unit: "instances", Owns: "its own solver processes",
+	EngineFlag: "solver", DefaultEngine: "z3",
+	Engines:        engines(),
+	Oracles:        infos(),
+	DefaultOracles: []string{"sat", "model", "diff"},
+	Timeout:        10 * time.Second,
+	TimeoutHelp:    "an instance over it is counted as a skipped check (error: timeout), not a finding: hard instances may rightly take longer",
+	FaultExample:   "drop-row:check-sat",
+	GenDefault:     func() string { return smtgen.Options{}.String() },
+	Flags:          flags,
+	Build:          build,
+	Commands:       []domain.Command{{Name: "selfcheck", Usage: "compare polyfuzz's SMT evaluator with the solvers on random terms", Run: selfcheck}},
+}
+
+// engines lists the solver presets and "cmd", a solver given by its command line.
+func engines() []domain.Engine {
+	var out []domain.Engine
+	for _, n := range smtproc.Presets() {
+		out = append(out, domain.Engine{Name: n, Open: openSolver})
+	}
+	return append(out, domain.Engine{Name: "cmd", Cmd: true, Hidden: true, Open: openSolver})
+}
+
+// solverOptions returns the process options of a solver spec.
+func solverOptions(s domain.Spec) (smtproc.Options, error) {
+	var o smtproc.Options
+	var err error
+	if s.Cmd != "" {
+		o, err = smtproc.Custom(s.Cmd)
+	} else {
+		o, err = smtproc.Preset(s.Engine)
+	}
+	o.Timeout = s.Timeout
+	return o, err
+}
+
+func openSolver(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+	o, err := solverOptions(s)
+	if err != nil {
+		return nil, err
+	}
+	return smtproc.New(o)
+}
+
+// oracle is one row of the SMT oracle table.
+type oracle struct {
+	domain.OracleInfo
+	new func() fuzz.Oracle
+}
+
+// table is the SMT oracle table: adding an oracle is its file and one row here.
+var table = []oracle{
+	{domain.OracleInfo{Name: smtgen.OracleSat}, func() fuzz.Oracle { return smtgen.SatOracle{} }},
+	{domain.OracleInfo{Name: smtgen.OracleModel}, func() fuzz.Oracle { return smtgen.ModelOracle{} }},
+	{domain.OracleInfo{Name: "diff", Multi: true}, func() fuzz.Oracle {
+		return oracles.Answers{Role: smtgen.RoleInstance, Values: []string{"sat", "unsat", "unknown"}, Wildcards: []string{"unknown"}}
+	}},
+	{domain.OracleInfo{Name: "error", Always: true}, func() fuzz.Oracle {
+		return oracles.Errors{Expect: smtgen.ExpectError, SkipTimeouts: true, Chained: true}
+	}},
+}
+
+func infos() []domain.OracleInfo {
+	var out []domain.OracleInfo
+	for _, o := range table {
+		out = append(out, o.OracleInfo)
+	}
+	return out
+}
+
+// flags registers --solver-cmd, --seeds, --ref and STORM's parameters.
+func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
+	var cmds domain.Repeated
+	fs.Var(&cmds, "solver-cmd", "another solver: a command line that reads SMT-LIB on stdin, repeatable,\n"+
+		"      e.g. --solver-cmd '/opt/z3-4.13/bin/z3 -in -smt2'")
+	seeds := fs.String("seeds", "", "folder of .smt2 seed files, searched recursively (default: the project's own seeds)")
+	ref := fs.String("ref", "z3", "reference solver whose certified models seed the pools ('none': random models only)")
+	depth := fs.Int("depth", smtgen.DefaultMaxDepth, "maximum Boolean depth of pool formulas (STORM's D_max)")
+	asserts := fs.Int("asserts", smtgen.DefaultMaxAsserts, "maximum assertions per instance (STORM's A_max)")
+	enrich := fs.Int("enrich", smtgen.DefaultEnrichment, "formula construction steps per pool (STORM's NC)")
+	mutants := fs.Int("mutants", smtgen.DefaultMutants, "instances per seed pool (STORM's NM)")
+	incremental := fs.Int("incremental", smtgen.DefaultIncremental, "percent of pools in incremental push/pop mode")
+	tactics := fs.Int("tactics", -1, "percent of instances ending in Z3's check-sat-using a STORM tactic\n"+
+		"      (default: 50 when every solver is z3, else 0)")
+	models := fs.String("models", smtgen.ModelsBoth, "model source: both, ref (reference solver) or random")
+	conn := fs.String("connectives", smtgen.ConnRich, "construction operators: rich (and, not, or, xor, =>, ite, =) or storm (and, not)")
+	return func(s *domain.Settings, base domain.Spec) error {
+		for _, c := range cmds {
+			sp := base
+			sp.Engine, sp.Cmd, sp.DSN = "cmd", c, ""
+			if len(s.Engines) > 0 {
+				sp.Fault = ""
+			}
+			s.Engines = append(s.Engines, sp)
+		}
+		s.Seeds, s.Ref = *seeds, *ref
+		if s.Seeds != "" {
+			if abs, err := filepath.Abs(s.Seeds); err == nil {
+				s.Seeds = abs
+			}
+		}
+		o := smtgen.Options{}
+		if s.Gen != "" {
+			var err error
+			if o, err = smtgen.ParseOptions(s.Gen); err != nil {
+				return fmt.Errorf("--gen: %w", err)
+			}
+		}
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		all := s.Gen == ""
+		for _, f := range []struct {
+			name string
+			v    int
+			p    *int
+		}{{"depth", *depth, &o.MaxDepth}, {"asserts", *asserts, &o.MaxAsserts}, {"enrich", *enrich, &o.Enrichment},
+			{"mutants", *mutants, &o.Mutants}} {
+			if all || set[f.name] {
+				*f.p = f.v
+			}
+		}
+		if all || set["incremental"] {
+			o.Incremental = *incremental
+			if o.Incremental == 0 {
+				o.Incremental = -1
+			}
+		}
+		if all || set["tactics"] {
+			switch {
+			case *tactics > 0:
+				o.Tactics = *tactics
+			case *tactics == 0:
+				o.Tactics = -1
+			default:
+				o.Tactics = -1
+				if allZ3(s.Engines) {
+					o.Tactics = smtgen.DefaultTactics
+				}
+			}
+		}
+		if all || set["models"] {
+			o.Models = *models
+		}
+		if all || set["connectives"] {
+			o.Connectives = *conn
+		}
+		s.Gen = o.String()
+		return nil
+	}
+}
+
+// allZ3 reports whether every solver is z3 (none given means z3).
+func allZ3(specs []domain.Spec) bool {
+	for _, s := range specs {
+		if s.Engine != "z3" {
+			return false
+		}
+	}
+	return true
+}
+
+// build loads the seeds, starts the reference solver's model source and makes the oracles. When
+// the seeds of a stored finding are gone, the case cannot be regenerated: the setup has no
+// generator and replay runs the stored case.
+func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.Setup, error) {
+	opts := smtgen.Options{}
+	if s.Gen != "" {
+		var err error
+		if opts, err = smtgen.ParseOptions(s.Gen); err != nil {
+			return nil, fmt.Errorf("generator options: %w", err)
+		}
+	}
+	st := &domain.Setup{Reducer: smtgen.NewReducer()}
+	var f smtgen.Format
+	for _, sp := range s.Engines {
+		o, err := solverOptions(sp)
+		if err != nil {
+			return nil, err
+		}
+		f.Solvers = append(f.Solvers, smtgen.Solver{Name: o.Name, Cmd: domain.ShellJoin(o.Command)})
+	}
+	st.Format = f
+	for _, o := range table {
+		if slices.Contains(s.Oracles, o.Name) {
+			st.Oracles = append(st.Oracles, o.new())
+		}
+	}
+	seeds, skips, err := loadSeeds(s.Seeds)
+	if err == nil && len(seeds) == 0 {
+		err = fmt.Errorf("no usable seed among %d files in %s (%s)", len(skips), seedsName(s.Seeds), skipSummary(skips))
+	}
+	if err != nil {
+		if s.Replay { // the seeds are gone or changed: replay runs the stored case as it is
+			return st, nil
+		}
+		return nil, err
+	}
+	if !s.Replay {
+		if err := CheckRef(s); err != nil {
+			return nil, err
+		}
+	}
+	var ref smtgen.RefFunc
+	if s.Ref != "none" && s.Ref != "" {
+		ref = (&refModels{spec: domain.Spec{Engine: s.Ref, Timeout: specTimeout(s)}, done: map[*smtgen.Seed]*refModel{}, log: log}).model
+	}
+	if st.Gen, err = smtgen.New(opts, seeds, ref); err != nil {
+		return nil, err
+	}
+	st.Banner = append(st.Banner, fmt.Sprintf("%d usable seeds of %d in %s; skipped: %s", len(seeds), len(seeds)+len(skips),
+		seedsName(s.Seeds), skipSummary(skips)))
+	for i, sk := range skips {
+		if i == 5 {
+			st.Banner = append(st.Banner, fmt.Sprintf("  ... and %d more, listed in OUT/seeds-skipped.txt", len(skips)-5))
+			break
+		}
+		st.Banner = append(st.Banner, "  skipped "+sk.Error())
+	}
+	st.Prepare = func(out string) error { return writeSkips(out, skips) }
+	return st, nil
+}
+
+func specTimeout(s *domain.Settings) time.Duration {
+	if len(s.Engines) > 0 {
+		return s.Engines[0].Timeout
+	}
+	return 10 * time.Second
+}
+
+// CheckRef starts the reference solver of s once, to fail fast when it is missing.
+func CheckRef(s *domain.Settings) error {
+	if s.Ref == "none" || s.Ref == "" {
+		return nil
+	}
+	t, err := openSolver(context.Background(), domain.Spec{Engine: s.Ref, Timeout: specTimeout(s)})
+	if err != nil {
+		return fmt.Errorf("reference solver: %v (use --ref none for random models only)", err)
+	}
+	return t.Close()
+}
+
+// loadSeeds reads the seed folder, or the project's own seeds.
+func loadSeeds(dir string) ([]*smtgen.Seed, []*smtgen.SkipError, error) {
+	if dir == "" {
+		sub, err := fs.Sub(root.SMTSeeds, "testdata/smt")
+		if err != nil {
+			return nil, nil, err
+		}
+		return smtgen.LoadSeeds(sub, ".")
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--seeds: %w", err)
+	}
+	if !st.IsDir() {
+		return smtgen.LoadSeeds(os.DirFS(filepath.Dir(dir)), filepath.Base(dir))
+	}
+	return smtgen.LoadSeeds(os.DirFS(dir), ".")
+}
+
+func seedsName(dir string) string {
+	if dir == "" {
+		return "the project's own seeds"
+	}
+	return dir
+}
+
+// skipSummary counts skipped seeds by reason: "syntax 3, floating-point 2".
+func skipSummary(skips []*smtgen.SkipError) string {
+	if len(skips) == 0 {
+		return "none skipped"
+	}
+	n := map[string]int64{}
+	for _, s := range skips {
+		n[s.Reason]++
+	}
+	return domain.TopReasons(n, 0)
+}
+
+// writeSkips lists the skipped seeds in OUT/seeds-skipped.txt, one line each.
+func writeSkips(out string, skips []*smtgen.SkipError) error {
+	var b strings.Builder
+	for _, s := range skips {
+		b.WriteString(s.Error())
+		b.WriteByte('\n')
+	}
+	return os.WriteFile(filepath.Join(out, "seeds-skipped.txt"), []byte(b.String()), 0o644)
+}
+
+// refModels gets seed models from a reference solver, once per seed, and certifies them. Each
+// seed gets a fresh solver process, so that its model does not depend on what the process solved
+// before (z3 keeps state across reset), and replay regenerates the same case.
+type refModels struct {
+	spec domain.Spec
+	mu   sync.Mutex
+	done map[*smtgen.Seed]*refModel
+	log  func(string)
+}
+
+type refModel struct {
+	once    sync.Once
+	m       *smtgen.Model
+	negated bool
+}
+
+// model returns the certified reference model of s, or nil.
+func (r *refModels) model(s *smtgen.Seed) (*smtgen.Model, bool) {
+	r.mu.Lock()
+	rm := r.done[s]
+	if rm == nil {
+		rm = &refModel{}
+		r.done[s] = rm
+	}
+	r.mu.Unlock()
+	rm.once.Do(func() { rm.m, rm.negated = r.compute(s) })
+	return rm.m, rm.negated
+}
+
+func (r *refModels) logf(format string, a ...any) {
+	if r.log != nil {
+		r.log(fmt.Sprintf(format, a...))
+	}
+}
+
+func (r *refModels) compute(s *smtgen.Seed) (*smtgen.Model, bool) {
+	for _, negated := range []bool{false, true} {
+		t, err := openSolver(context.Background(), r.spec)
+		if err != nil {
+			r.logf("reference solver %s: %v", r.spec.Engine, err)
+			return nil, false
+		}
+		script, terms := s.ModelQuery(negated)
+		res, err := t.Exec(context.Background(), script)
+		t.Close()
+		if err != nil || res.Failed() || len(res.Rows) == 0 {
+			return nil, false
+		}
+		switch res.Rows[0][0] {
+		case "unsat":
+			continue
+		case "sat":
+		default:
+			return nil, false
+		}
+		m, err := smtgen.ModelFromValues(s.Env, terms, res.Rows[1:])
+		if err != nil {
+			return nil, false
+		}
+		if err := s.Certify(m, negated); err != nil {
+			r.logf("reference model of %s not certified: %v", s.Name, err)
+			return nil, false
+		}
+		return m, negated
+	}
+	return nil, false
+}

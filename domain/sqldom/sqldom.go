@@ -1,0 +1,206 @@
+// Package sqldom is the SQL domain of polyfuzz: random databases and predicates (sqlgen) checked
+// by NoREC, the TLP family and the cross-engine differential on SQLite, DuckDB, PostgreSQL,
+// MariaDB and MySQL.
+package sqldom
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/oracles"
+	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/duckdb"
+	"github.com/polyfuzz/polyfuzz/targets/mysql"
+	"github.com/polyfuzz/polyfuzz/targets/postgres"
+	"github.com/polyfuzz/polyfuzz/targets/sqlite"
+)
+
+const synopsis = `usage: polyfuzz sql [flags]
+
+Generates random databases and queries for a SQL engine and checks the answers with test oracles:
+NoREC (an optimized query's row count against an unoptimizable rewrite), the TLP family (a query's
+rows, groups, distinct rows or aggregate against its partitions by p, NOT p and p IS NULL), and
+crash, hang and unexpected-error detection. Several --dbms flags run each case, written in the SQL
+the engines share, on every engine, and add the cross-engine differential oracle (diff).
+
+Engines: sqlite and duckdb are embedded (no setup). postgres, mariadb and mysql are servers: give
+--dbms postgres=postgres://USER:PASS@HOST:PORT/DB or set POLYFUZZ_POSTGRES_DSN (POLYFUZZ_MARIADB_DSN,
+POLYFUZZ_MYSQL_DSN; MySQL's own USER:PASS@tcp(HOST:PORT)/DB works too). Each worker works in a
+schema (PostgreSQL) or database (MySQL, MariaDB) of its own that polyfuzz creates and drops; a
+database that holds objects polyfuzz did not create is refused unless --force.
+
+Findings are written to OUT/findings/ as they are found, then confirmed, reduced and replayed; OUT
+also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
+
+// dialects maps each engine to the dialect its cases are written in.
+var dialects = map[string]string{"sqlite": "sqlite", "duckdb": "duckdb", "postgres": "postgres", "mariadb": "mysql", "mysql": "mysql"}
+
+// Domain is the SQL domain.
+var Domain = &domain.Domain{
+	Name:     "sql",
+	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, PostgreSQL, MariaDB, MySQL",
+	Synopsis: synopsis, Unit: "test cases", Owns: "its own database",
+	EngineFlag: "dbms", DefaultEngine: "sqlite",
+	Engines: []domain.Engine{
+		{Name: "sqlite", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+			return sqlite.Open(sqlite.Options{Timeout: s.Timeout})
+		}},
+		{Name: "duckdb", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+			return duckdb.Open(duckdb.Options{Timeout: s.Timeout})
+		}},
+		{Name: "postgres", Env: "POLYFUZZ_POSTGRES_DSN", Example: "postgres://USER:PASS@127.0.0.1:5432/DB",
+			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+				return postgres.Open(ctx, postgres.Options{DSN: s.DSN, Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+			}},
+		{Name: "mariadb", Env: "POLYFUZZ_MARIADB_DSN", Example: "mariadb://USER:PASS@127.0.0.1:3306/DB",
+			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+				return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mariadb", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+			}},
+		{Name: "mysql", Env: "POLYFUZZ_MYSQL_DSN", Example: "mysql://USER:PASS@127.0.0.1:3306/DB",
+			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+				return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mysql", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+			}},
+	},
+	Oracles:        infos(),
+	DefaultOracles: []string{"norec", "tlp-where", "tlp-having", "tlp-distinct", "tlp-groupby", "tlp-agg", "diff"},
+	Timeout:        2 * time.Second, TimeoutHelp: "a statement over it is a hang finding",
+	FaultExample: "drop-row:WHERE.*LIKE",
+	GenDefault:   func() string { return sqlgen.Options{}.String() },
+	Flags:        flags,
+	Build:        build,
+}
+
+// oracle is one row of the SQL oracle table.
+type oracle struct {
+	domain.OracleInfo
+	new func(e *env) fuzz.Oracle
+}
+
+// env is what the oracles of one campaign are built from.
+type env struct {
+	expect oracles.Expect
+}
+
+// table is the SQL oracle table: adding an oracle is its file and one row here.
+var table = []oracle{
+	{domain.OracleInfo{Name: "norec"}, func(*env) fuzz.Oracle { return oracles.NoREC{} }},
+	{domain.OracleInfo{Name: "tlp-where"}, func(*env) fuzz.Oracle { return oracles.TLP{} }},
+	{domain.OracleInfo{Name: "tlp-having"}, func(*env) fuzz.Oracle { return oracles.TLP{Variant: "having"} }},
+	{domain.OracleInfo{Name: "tlp-distinct"}, func(*env) fuzz.Oracle { return oracles.TLP{Variant: "distinct"} }},
+	{domain.OracleInfo{Name: "tlp-groupby"}, func(*env) fuzz.Oracle { return oracles.TLP{Variant: "groupby"} }},
+	{domain.OracleInfo{Name: "tlp-agg"}, func(*env) fuzz.Oracle { return oracles.TLPAgg{} }},
+	{domain.OracleInfo{Name: "diff", Multi: true}, func(*env) fuzz.Oracle {
+		return oracles.Rows{Prefixes: []string{"norec.", "tlp.", "having.", "distinct.", "groupby."}}
+	}},
+	{domain.OracleInfo{Name: "error", Always: true}, func(e *env) fuzz.Oracle { return oracles.Errors{Expect: e.expect} }},
+}
+
+func infos() []domain.OracleInfo {
+	var out []domain.OracleInfo
+	for _, o := range table {
+		out = append(out, o.OracleInfo)
+	}
+	return out
+}
+
+// flags registers the SQL generator's flags and --isolate.
+func flags(fs *flag.FlagSet) func(s *domain.Settings, _ domain.Spec) error {
+	perDB := fs.Int("queries-per-db", sqlgen.DefaultQueriesPerDB, "test cases that share one generated database")
+	depth := fs.Int("max-depth", 0, "maximum expression depth (0: generator default)")
+	tables := fs.Int("max-tables", 0, "maximum tables per database (0: generator default)")
+	inserts := fs.Int("max-inserts", 0, "maximum INSERT statements per database (0: generator default)")
+	distinctViews := fs.Bool("distinct-views", false, "allow SELECT DISTINCT in views (a known false-positive source)")
+	isolate := fs.Bool("isolate", true, "run embedded engines in a child process, so that an engine crash becomes a finding")
+	return func(s *domain.Settings, _ domain.Spec) error {
+		if *perDB < 1 || *perDB > 1<<fuzz.SetupBits {
+			return fmt.Errorf("--queries-per-db must be between 1 and %d (got %d)", 1<<fuzz.SetupBits, *perDB)
+		}
+		o := sqlgen.Options{}
+		if s.Gen != "" {
+			var err error
+			if o, err = sqlgen.ParseOptions(s.Gen); err != nil {
+				return fmt.Errorf("--gen: %w", err)
+			}
+		}
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if set["queries-per-db"] || s.Gen == "" {
+			o.QueriesPerDB = *perDB
+		}
+		if set["max-depth"] {
+			o.MaxDepth = *depth
+		}
+		if set["max-tables"] {
+			o.MaxTables = *tables
+		}
+		if set["max-inserts"] {
+			o.MaxInserts = *inserts
+		}
+		if set["distinct-views"] {
+			o.DistinctViews = *distinctViews
+		}
+		o.Oracles = nil // build sets them from the campaign's oracles
+		s.Gen = o.String()
+		for i := range s.Engines {
+			s.Engines[i].Isolate = *isolate
+		}
+		return nil
+	}
+}
+
+// build makes the generator and oracles for the engines of s: the engine's own dialect for one
+// engine, the common subset for several.
+func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
+	dialect := ""
+	for _, e := range s.Engines {
+		dialect = dialects[e.Engine]
+	}
+	if len(s.Engines) > 1 {
+		dialect = "common"
+	}
+	opts := sqlgen.Options{}
+	if s.Gen != "" {
+		var err error
+		if opts, err = sqlgen.ParseOptions(s.Gen); err != nil {
+			return nil, fmt.Errorf("generator options: %w", err)
+		}
+	}
+	opts.Dialect = dialect
+	// A stored case's generator options are kept as they are, so that it regenerates identically.
+	if layouts := layoutOracles(s.Oracles); len(layouts) > 0 && !s.Replay {
+		opts.Oracles = layouts
+	}
+	gen, err := sqlgen.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	expect, err := sqlgen.Expected(dialect)
+	if err != nil {
+		return nil, err
+	}
+	e := &env{expect: expect}
+	st := &domain.Setup{Gen: gen, Reducer: sqlgen.NewReducer(),
+		Format: sqlgen.Format{Dialect: dialect, Engines: s.Names()}}
+	for _, o := range table {
+		if slices.Contains(s.Oracles, o.Name) {
+			st.Oracles = append(st.Oracles, o.new(e))
+		}
+	}
+	return st, nil
+}
+
+// layoutOracles returns the oracles of names whose query layouts the generator writes.
+func layoutOracles(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n != "diff" && n != "error" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
