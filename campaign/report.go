@@ -10,11 +10,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -31,15 +34,39 @@ type reportPage struct {
 	ValidRate    string
 	Efficiency   string
 	Findings     []*Record
+	Bugs         []bugView
 	// Throughput and FindingsPlot are inline SVG, empty when there is nothing to plot.
 	Throughput   template.HTML
 	FindingsPlot template.HTML
 }
 
-// WriteReport reads campaign.json, stats.jsonl and findings/*/finding.json from the campaign
-// output directory dir and writes dir/report.html, replacing any previous report atomically.
-// A missing or empty stats.jsonl, a truncated last line in it, no findings, and a campaign.json
-// without end or totals (an interrupted campaign) are all tolerated.
+// bugView is one bug as the report shows it: the bug, and the case and facts of its most hit
+// finding.
+type bugView struct {
+	Bug
+	ID string
+	// Rec is the most hit finding; Others the rest.
+	Rec    *Record
+	Others []*Record
+	// Fault is the planted fault spec, "" for an engine bug.
+	Fault string
+	// CaseFile names the case text shown (reduced.EXT, else case.EXT); CaseText is its text, cut
+	// at maxCaseText bytes (Cut says so).
+	CaseFile string
+	CaseText string
+	Cut      bool
+	Kinds    string
+	Engines  string
+}
+
+// maxCaseText is how much of a case's text the report shows.
+const maxCaseText = 32 << 10
+
+// WriteReport reads campaign.json, stats.jsonl and findings/*/ from the campaign output
+// directory dir and writes dir/report.html, replacing any previous report atomically. Findings
+// are shown grouped into bugs ([Bugs]), each with its case text, expected and actual answers,
+// engines and reproducer. A missing or empty stats.jsonl, a truncated last line in it, no
+// findings, and a campaign.json without end or totals (an interrupted campaign) are all tolerated.
 func WriteReport(dir string) error {
 	var info Info
 	b, err := os.ReadFile(filepath.Join(dir, "campaign.json"))
@@ -53,13 +80,18 @@ func WriteReport(dir string) error {
 	if err != nil {
 		return err
 	}
-	findings, err := readRecords(filepath.Join(dir, "findings"))
+	findingsDir := filepath.Join(dir, "findings")
+	findings, err := readRecords(findingsDir)
 	if err != nil {
 		return err
 	}
+	bugs := groupBugs(findingsDir, findings)
 
 	page := reportPage{Info: info, Generated: time.Now(), Findings: findings,
 		ChecksPerSec: "—", ValidRate: "—", Efficiency: "—"}
+	for _, bug := range bugs {
+		page.Bugs = append(page.Bugs, newBugView(findingsDir, bug))
+	}
 	switch {
 	case info.Totals != nil:
 		page.Totals, page.TotalsSource = info.Totals, "final totals"
@@ -85,19 +117,17 @@ func WriteReport(dir string) error {
 	}
 
 	if len(samples) > 0 {
-		var rate, uniq plotter.XYs
-		for _, s := range samples {
-			if finite(s.Elapsed) && finite(s.ChecksPerSec) {
-				rate = append(rate, plotter.XY{X: s.Elapsed, Y: s.ChecksPerSec})
-			}
-			if finite(s.Elapsed) {
-				uniq = append(uniq, plotter.XY{X: s.Elapsed, Y: float64(s.UniqueFindings())})
-			}
-		}
-		if page.Throughput, err = plotSVG("Throughput", "checks/s", rate, plotter.NoStep); err != nil {
+		p, err := ratePlot(samples)
+		if err != nil {
 			return err
 		}
-		if page.FindingsPlot, err = plotSVG("Unique findings", "findings (cumulative)", uniq, plotter.PostStep); err != nil {
+		if page.Throughput, err = plotSVG(p); err != nil {
+			return err
+		}
+		if p, err = findingsPlot(samples, bugs, info.Start); err != nil {
+			return err
+		}
+		if page.FindingsPlot, err = plotSVG(p); err != nil {
 			return err
 		}
 	}
@@ -107,6 +137,45 @@ func WriteReport(dir string) error {
 		return err
 	}
 	return writeAtomic(dir, "report.html", out.Bytes())
+}
+
+// newBugView reads what the report shows of bug from its findings' directories under findings.
+func newBugView(findings string, bug Bug) bugView {
+	v := bugView{Bug: bug, ID: bug.Signature.ID(), Rec: bug.Records[0], Others: bug.Records[1:], Fault: bug.Signature.Fault}
+	if v.Fault == "" {
+		v.Fault = RecordFault(v.Rec)
+	}
+	var kinds, engines []string
+	for _, r := range bug.Records {
+		if k := r.Kind.String(); !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+		for _, t := range r.Targets {
+			if e := t.Name + " " + t.Version; !slices.Contains(engines, e) {
+				engines = append(engines, e)
+			}
+		}
+	}
+	v.Kinds, v.Engines = strings.Join(kinds, ", "), strings.Join(engines, ", ")
+	dir := filepath.Join(findings, v.Rec.Hash)
+	for _, base := range []string{"reduced", "case"} {
+		paths, _ := filepath.Glob(filepath.Join(dir, base+".*"))
+		for _, p := range paths {
+			if strings.HasSuffix(p, ".json") {
+				continue
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			if len(b) > maxCaseText {
+				b, v.Cut = b[:maxCaseText], true
+			}
+			v.CaseFile, v.CaseText = filepath.Base(p), strings.ToValidUTF8(string(b), "\uFFFD")
+			return v
+		}
+	}
+	return v
 }
 
 // readSamples parses stats.jsonl. A malformed final line (a write cut short by a crash) is
@@ -138,25 +207,166 @@ func readSamples(path string) ([]Sample, error) {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// plotSVG draws pts as a line against elapsed seconds and returns the SVG element, or ""
-// when there are no points.
-func plotSVG(title, ylabel string, pts plotter.XYs, step plotter.StepKind) (template.HTML, error) {
-	if len(pts) == 0 {
-		return "", nil
+// ratePlot draws the checks per second of each sample's interval against elapsed time. The
+// last sample usually covers a shorter interval than the others (the campaign stopped within
+// it), over which the workers were also winding down; it is left out when its interval is
+// shorter than nine tenths of the median interval, so that the line does not plunge at the end.
+func ratePlot(samples []Sample) (*plot.Plot, error) {
+	samples = fullIntervals(samples)
+	var rate plotter.XYs
+	for _, s := range samples {
+		if finite(s.Elapsed) && finite(s.ChecksPerSec) {
+			rate = append(rate, plotter.XY{X: s.Elapsed, Y: s.ChecksPerSec})
+		}
 	}
+	return linePlot("Throughput", "checks/s", false, plotter.NoStep, namedLine{"", rate})
+}
+
+// fullIntervals returns samples without a last sample that covers a partial interval.
+func fullIntervals(samples []Sample) []Sample {
+	n := len(samples)
+	if n < 3 {
+		return samples
+	}
+	var dts []float64
+	for i := 1; i < n-1; i++ {
+		dts = append(dts, samples[i].Elapsed-samples[i-1].Elapsed)
+	}
+	slices.Sort(dts)
+	median := dts[len(dts)/2]
+	if last := samples[n-1].Elapsed - samples[n-2].Elapsed; last < 0.9*median {
+		return samples[:n-1]
+	}
+	return samples
+}
+
+// findingsPlot draws, against elapsed time since start, the unique findings (titles) and the
+// bugs they make (see Bugs), each counted from its first finding's first-seen time; findings first
+// seen before start (by an earlier campaign on the same directory) count from the beginning.
+// Without findings or a start time it draws the unique findings each sample counted.
+func findingsPlot(samples []Sample, bugs []Bug, start time.Time) (*plot.Plot, error) {
+	end := 0.0
+	for _, s := range samples {
+		if finite(s.Elapsed) {
+			end = max(end, s.Elapsed)
+		}
+	}
+	if len(bugs) == 0 || start.IsZero() {
+		uniq := plotter.XYs{{X: 0, Y: 0}}
+		for _, s := range samples {
+			if finite(s.Elapsed) {
+				uniq = append(uniq, plotter.XY{X: s.Elapsed, Y: float64(s.UniqueFindings())})
+			}
+		}
+		return linePlot("Findings over time", "count (cumulative)", true, plotter.PostStep,
+			namedLine{"unique findings (titles)", uniq})
+	}
+	var titles, firsts []float64
+	for _, b := range bugs {
+		first := math.Inf(1)
+		for _, r := range b.Records {
+			at := max(0, r.FirstSeen.Sub(start).Seconds())
+			titles = append(titles, at)
+			first = min(first, at)
+		}
+		firsts = append(firsts, first)
+	}
+	return linePlot("Findings over time", "count (cumulative)", true, plotter.PostStep,
+		namedLine{"unique findings (titles)", cumulative(titles, end)}, namedLine{"bugs (signatures)", cumulative(firsts, end)})
+}
+
+// cumulative returns the step line of how many of the times at have passed, from zero to end.
+func cumulative(at []float64, end float64) plotter.XYs {
+	slices.Sort(at)
+	line := plotter.XYs{{X: 0, Y: 0}}
+	for i, x := range at {
+		line = append(line, plotter.XY{X: x, Y: float64(i + 1)})
+	}
+	if len(at) > 0 && end > at[len(at)-1] {
+		line = append(line, plotter.XY{X: end, Y: float64(len(at))})
+	}
+	return line
+}
+
+// namedLine is one line of a plot and its legend; no legend when Name is "".
+type namedLine struct {
+	Name string
+	XYs  plotter.XYs
+}
+
+// linePlot draws lines against elapsed seconds, both axes from zero; counts gives the y axis
+// whole-number ticks. Lines without points are left out; nil when no line has a point.
+func linePlot(title, ylabel string, counts bool, step plotter.StepKind, lines ...namedLine) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "elapsed (s)"
 	p.Y.Label.Text = ylabel
-	p.X.Min, p.Y.Min = 0, 0
+	p.X.Min, p.Y.Min, p.X.Max, p.Y.Max = 0, 0, 1, 1
 	p.Add(plotter.NewGrid())
-	line, err := plotter.NewLine(pts)
-	if err != nil {
-		return "", err
+	drawn, legends := false, 0
+	for i, l := range lines {
+		if len(l.XYs) == 0 {
+			continue
+		}
+		line, err := plotter.NewLine(l.XYs)
+		if err != nil {
+			return nil, err
+		}
+		line.StepStyle = step
+		line.Color = plotutil.Color(i)
+		line.Dashes = plotutil.Dashes(i)
+		p.Add(line)
+		if l.Name != "" {
+			p.Legend.Add(l.Name, line)
+			legends++
+		}
+		drawn = true
 	}
-	line.StepStyle = step
-	p.Add(line)
+	if !drawn {
+		return nil, nil
+	}
+	if legends > 0 {
+		// Room above the lines for the legend in the top left corner.
+		p.Legend.Top, p.Legend.Left = true, true
+		p.Y.Max *= 1.1 + 0.12*float64(legends)
+	}
+	if counts {
+		p.Y.Tick.Marker = countTicks{}
+	}
+	return p, nil
+}
 
+// countTicks marks whole numbers only: at most about six labelled ticks, 1, 2 or 5 times a
+// power of ten apart.
+type countTicks struct{}
+
+// Ticks returns the whole-number ticks between lo and hi.
+func (countTicks) Ticks(lo, hi float64) []plot.Tick {
+	lo = math.Max(0, lo)
+	step := 1.0
+	for k := 1.0; k < 1e18; k *= 10 {
+		if step = k; (hi-lo)/k <= 6 {
+			break
+		}
+		if step = 2 * k; (hi-lo)/step <= 6 {
+			break
+		}
+		if step = 5 * k; (hi-lo)/step <= 6 {
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for v := math.Ceil(lo/step) * step; v <= hi; v += step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return ticks
+}
+
+// plotSVG renders p as an SVG element; "" for a nil plot.
+func plotSVG(p *plot.Plot) (template.HTML, error) {
+	if p == nil {
+		return "", nil
+	}
 	c := vgsvg.New(6*vg.Inch, 3*vg.Inch)
 	p.Draw(draw.New(c))
 	var buf bytes.Buffer
@@ -212,6 +422,7 @@ var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 		}
 		return "(" + b.Sub(a).Round(time.Second).String() + ")"
 	},
+	"shortTitle": func(r *Record) string { return r.OracleTitle() },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -224,13 +435,19 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertic
 th { background: #f3f3f3; }
 td.num { text-align: right; }
 figure { margin: 0 0 1.5em 0; }
+pre { background: #f7f7f7; border: 1px solid #ddd; padding: 0.6em; overflow-x: auto; max-height: 30em; }
+code { background: #f7f7f7; }
+.planted { background: #fff3cd; border: 1px solid #e0c060; padding: 0.4em 0.8em; font-weight: bold; }
+section.bug { border-top: 2px solid #ccc; margin-top: 1.5em; padding-top: 0.5em; }
 </style>
 </head>
 <body>
 <h1>polyfuzz campaign report</h1>
 {{with .Info}}
+{{if .Fault}}<p class="planted">This campaign planted a fault in its first engine: {{.Fault}}. Its findings are not engine bugs.</p>{{end}}
 <table>
-<tr><th>Command</th><td>{{.Command}}</td></tr>
+<tr><th>Command</th><td><code>{{.Command}}</code></td></tr>
+<tr><th>polyfuzz</th><td>{{or .Polyfuzz "—"}}</td></tr>
 <tr><th>Domain</th><td>{{.Domain}}</td></tr>
 <tr><th>Seed</th><td>{{.Seed}}</td></tr>
 <tr><th>Targets</th><td>{{range $i, $t := .Targets}}{{if $i}}, {{end}}{{$t.Name}} {{$t.Version}}{{else}}—{{end}}</td></tr>
@@ -259,14 +476,55 @@ figure { margin: 0 0 1.5em 0; }
 {{else}}
 <p>No statistics recorded.</p>
 {{end}}
-<h2>Findings</h2>
+<h2>Bugs</h2>
+{{if .Bugs}}
+<p>{{len .Bugs}} bug(s) from {{len .Findings}} finding(s). Findings whose cases share a signature (the same planted fault,
+or the same kind, engine and reduced case up to literals and names) are one bug, whatever oracle saw them.</p>
+<table>
+<tr><th>Bug</th><th>Title</th><th>Kind</th><th>Engines</th><th>Findings</th><th>Hits</th></tr>
+{{range .Bugs}}<tr><td><a href="#bug-{{.ID}}">{{.ID}}</a></td><td>{{if .Fault}}<b>planted fault</b>: {{end}}{{shortTitle .Rec}}{{with .AltTitles}}<br><small>and {{len .}} other title(s)</small>{{end}}</td><td>{{.Kinds}}</td><td>{{.Signature.Engines}}</td><td class="num">{{len .Records}}</td><td class="num">{{.Hits}}</td></tr>
+{{end}}</table>
+{{range .Bugs}}
+<section class="bug" id="bug-{{.ID}}">
+<h3>{{shortTitle .Rec}}</h3>
+{{if .Fault}}<p class="planted">planted fault: {{.Fault}} — not an engine bug. polyfuzz corrupted the engine's answers on purpose to prove that its oracles fire; the engine's own client cannot reproduce it.</p>{{end}}
+<table>
+<tr><th>Signature</th><td>{{.ID}}</td></tr>
+<tr><th>Kind</th><td>{{.Kinds}}</td></tr>
+<tr><th>Engines</th><td>{{.Engines}}</td></tr>
+<tr><th>Hits</th><td class="num">{{.Hits}}</td></tr>
+{{with .Rec}}
+<tr><th>Oracle</th><td>{{.Oracle}}</td></tr>
+<tr><th>Status</th><td>{{.Status}}{{with .Reliability}}, reproduced {{.}}{{end}}{{with .Note}} ({{.}}){{end}}</td></tr>
+<tr><th>First seen</th><td>{{time .FirstSeen}}</td></tr>
+{{if .OriginalExpected}}
+<tr><th>Expected (reduced case)</th><td>{{.Expected}}</td></tr>
+<tr><th>Actual (reduced case)</th><td>{{.Actual}}</td></tr>
+<tr><th>Expected (original case)</th><td>{{.OriginalExpected}}</td></tr>
+<tr><th>Actual (original case)</th><td>{{.OriginalActual}}</td></tr>
+{{else}}
+<tr><th>Expected</th><td>{{.Expected}}</td></tr>
+<tr><th>Actual</th><td>{{.Actual}}</td></tr>
+{{end}}
+<tr><th>Reproduce</th><td><code>bash findings/{{.Hash}}/repro.sh</code>{{with .Replay}}<br><code>{{.}}</code>{{end}}</td></tr>
+<tr><th>polyfuzz</th><td>{{or .Polyfuzz "—"}}</td></tr>
+<tr><th>Directory</th><td><a href="findings/{{.Hash}}/">findings/{{.Hash}}/</a></td></tr>
+{{end}}
+{{with .Others}}<tr><th>Also seen as</th><td>{{range .}}{{shortTitle .}} ({{.Hits}} hits, <a href="findings/{{.Hash}}/">{{.Hash}}</a>)<br>{{end}}</td></tr>{{end}}
+</table>
+{{if .CaseFile}}<p>{{.CaseFile}}{{if .Cut}} (cut: the whole file is in the finding's directory){{end}}:</p>
+<pre>{{.CaseText}}</pre>{{end}}
+</section>
+{{end}}
+{{else}}
+<p>No findings.</p>
+{{end}}
 {{if .Findings}}
+<h2>All findings</h2>
 <table>
 <tr><th>Title</th><th>Kind</th><th>Oracle</th><th>Status</th><th>Hits</th><th>First seen</th><th>Reliability</th><th>Directory</th></tr>
 {{range .Findings}}<tr><td>{{.Title}}</td><td>{{.Kind}}</td><td>{{.Oracle}}</td><td>{{.Status}}</td><td class="num">{{.Hits}}</td><td>{{time .FirstSeen}}</td><td>{{.Reliability}}</td><td><a href="findings/{{.Hash}}/">{{.Hash}}</a></td></tr>
 {{end}}</table>
-{{else}}
-<p>No findings.</p>
 {{end}}
 {{if or .Throughput .FindingsPlot}}<h2>Over time</h2>{{end}}
 {{with .Throughput}}<figure>{{.}}</figure>{{end}}
