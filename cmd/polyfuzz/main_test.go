@@ -75,7 +75,7 @@ func TestFaultsFire(t *testing.T) {
 		{"change-value", `change-value:^SELECT COUNT\(\*\) FROM .* WHERE .* IN \(`, []string{"--oracle", "norec"},
 			map[string]string{"norec: sqlite: optimized query returns more rows": "wrong-result"}},
 		{"child dies", `exit:^SELECT COUNT\(\*\) FROM .* WHERE .*GLOB`, nil, map[string]string{
-			"crash: sqlite: child exit status n: fault: planted crash": "crash",
+			"crash: sqlite: child exited with status n: fault: planted crash": "crash",
 		}},
 		{"in-process panic", `panic:^SELECT COUNT\(\*\) FROM .* WHERE .*GLOB`, []string{"--isolate=false"},
 			map[string]string{"crash: sqlite: panic: fault: planted panic": "crash"}},

@@ -18,8 +18,8 @@
 // # Timeouts and crashes
 //
 // As package rowserver describes: a program that runs past Options.Timeout is a
-// fuzz.StatusTimeout, a process that exits before it answers a fuzz.StatusCrash ("clingo process
-// ended (signal: segmentation fault)"), and the next Exec starts a new process.
+// fuzz.StatusTimeout, a process that exits before it answers a fuzz.StatusCrash ("clingo exited
+// with status 139 (signal 11, segmentation fault)"), and the next Exec starts a new process.
 //
 // This package imports only fuzz, targets/rowserver and the standard library.
 package clingo

@@ -16,6 +16,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/graphtest"
 	"github.com/polyfuzz/polyfuzz/internal/sqltest"
+	"github.com/polyfuzz/polyfuzz/targets/childproc"
 )
 
 func TestParseDouble(t *testing.T) {
@@ -227,10 +228,11 @@ func startRedis(t *testing.T, args ...string) string {
 	port := freePort(t)
 	cmd := exec.Command(bin, append([]string{"--port", fmt.Sprint(port), "--bind", "127.0.0.1", "--save", "",
 		"--appendonly", "no", "--dir", t.TempDir()}, args...)...)
-	if err := cmd.Start(); err != nil {
+	p, err := childproc.Start(cmd) // so that the server dies with the test binary
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() { p.Close() })
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	for i := 0; i < 100; i++ {
 		if c, err := net.Dial("tcp", addr); err == nil {

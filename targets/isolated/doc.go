@@ -4,5 +4,6 @@
 // requests and answers travel as gob over two pipes, one round trip per batch of statements. A child
 // that dies is reported as fuzz.StatusCrash with its exit status and last stderr lines, one that
 // stops answering is killed and reported as fuzz.StatusTimeout, and the next Reset starts a new one.
-// This package imports only fuzz.
+// The child runs through package childproc, so that it dies with polyfuzz. This package imports
+// only fuzz and childproc.
 package isolated

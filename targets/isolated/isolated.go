@@ -7,16 +7,14 @@ import (
 	"encoding/gob"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/childproc"
 )
 
 // EnvSpec is the environment variable that carries the child's target spec; a main that finds it
@@ -51,16 +49,15 @@ type Target struct {
 	opts          Options
 	name, version string
 
-	cmd    *exec.Cmd
+	p      *childproc.Process
 	w      *os.File
 	bw     *bufio.Writer
 	enc    *gob.Encoder
 	r      *os.File
 	dec    *gob.Decoder
-	stderr *tail
-	done   chan struct{} // closed when the child has exited
-	dead   string        // why the child is gone; empty while it runs
-	Starts int           // how many children were started, for statistics
+	stderr *childproc.Tail
+	dead   string // why the child is gone; empty while it runs
+	Starts int    // how many children were started, for statistics
 }
 
 // Open starts a child and waits for it to open its target.
@@ -86,11 +83,11 @@ func (t *Target) start() error {
 	}
 	// Blocking pipes: a read blocks in the kernel and wakes at once, which halves the round trip
 	// compared with the runtime's poller.
-	reqR, reqW, err := blockingPipe()
+	reqR, reqW, err := childproc.Pipe()
 	if err != nil {
 		return err
 	}
-	respR, respW, err := blockingPipe()
+	respR, respW, err := childproc.Pipe()
 	if err != nil {
 		reqR.Close()
 		reqW.Close()
@@ -99,9 +96,10 @@ func (t *Target) start() error {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), EnvSpec+"="+t.opts.Spec, "GOTRACEBACK=single")
 	cmd.ExtraFiles = []*os.File{reqR, respW} // fd 3 and 4 in the child
-	t.stderr = &tail{max: 4096}
+	t.stderr = childproc.NewTail(4096)
 	cmd.Stderr = t.stderr
-	if err := cmd.Start(); err != nil {
+	p, err := childproc.Start(cmd)
+	if err != nil {
 		reqR.Close()
 		reqW.Close()
 		respR.Close()
@@ -110,14 +108,12 @@ func (t *Target) start() error {
 	}
 	reqR.Close()
 	respW.Close()
-	t.cmd, t.w, t.r = cmd, reqW, respR
+	t.p, t.w, t.r = p, reqW, respR
 	t.bw = bufio.NewWriterSize(reqW, 64<<10)
 	t.enc = gob.NewEncoder(t.bw)
 	t.dec = gob.NewDecoder(bufio.NewReaderSize(respR, 64<<10))
-	t.done = make(chan struct{})
 	t.dead = ""
 	t.Starts++
-	go func(cmd *exec.Cmd, done chan struct{}) { cmd.Wait(); close(done) }(cmd, t.done)
 	var hello response
 	if err := t.roundTrip(nil, &hello, 30*time.Second); err != nil {
 		t.kill()
@@ -135,8 +131,8 @@ func (t *Target) start() error {
 // and t.dead says why.
 func (t *Target) roundTrip(req *request, resp *response, d time.Duration) error {
 	var timedOut atomic.Bool
-	proc := t.cmd.Process
-	watchdog := time.AfterFunc(d, func() { timedOut.Store(true); proc.Kill() })
+	p := t.p
+	watchdog := time.AfterFunc(d, func() { timedOut.Store(true); p.Kill() })
 	if req != nil {
 		if err := t.enc.Encode(req); err == nil {
 			err = t.bw.Flush()
@@ -153,32 +149,27 @@ func (t *Target) roundTrip(req *request, resp *response, d time.Duration) error 
 		return err
 	}
 	// The child died (EOF) or wrote garbage: collect its exit status.
-	select {
-	case <-t.done:
-	case <-time.After(2 * time.Second):
-		t.kill()
+	t.dead = "crash: child " + t.p.Await(2*time.Second).String()
+	if msg := t.stderrSummary(); msg != "" {
+		t.dead += ": " + msg
 	}
-	t.dead = "crash: " + t.exitReason()
 	t.closePipes()
 	return err
 }
 
-func (t *Target) exitReason() string {
-	<-t.done
-	st := "child exited"
-	if ps := t.cmd.ProcessState; ps != nil {
-		st = "child " + ps.String() // "exit status 2", "signal: segmentation fault"
+// stderrSummary returns the first line of a Go crash on the child's stderr, or else its last line.
+func (t *Target) stderrSummary() string {
+	b := t.stderr.Bytes()
+	if i := childproc.CrashAt(b, childproc.GoCrashPatterns); i >= 0 {
+		return childproc.FirstLine(b[i:], 300)
 	}
-	if msg := t.stderr.summary(); msg != "" {
-		st += ": " + msg
-	}
-	return st
+	b = bytes.TrimSpace(b)
+	return childproc.FirstLine(b[bytes.LastIndexByte(b, '\n')+1:], 300)
 }
 
 func (t *Target) kill() {
-	if t.cmd != nil && t.cmd.Process != nil {
-		t.cmd.Process.Kill()
-		<-t.done
+	if t.p != nil {
+		t.p.Close()
 	}
 	t.closePipes()
 }
@@ -265,11 +256,7 @@ const perStatement = 20 * time.Millisecond
 func (t *Target) Close() error {
 	if t.w != nil {
 		t.w.Close() // the child sees EOF and exits
-		select {
-		case <-t.done:
-		case <-time.After(2 * time.Second):
-			t.kill()
-		}
+		t.p.Await(2 * time.Second)
 		t.closePipes()
 	}
 	return nil
@@ -322,47 +309,3 @@ func Serve(open func(spec string) (fuzz.Target, error)) {
 
 // IsChild reports whether this process was started as an isolated child.
 func IsChild() bool { return os.Getenv(EnvSpec) != "" }
-
-// tail keeps the last bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.max {
-		t.buf = t.buf[len(t.buf)-t.max:]
-	}
-	return len(p), nil
-}
-
-// summary returns the first line of a Go panic, or the last non-empty line written.
-func (t *tail) summary() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := bytes.Split(bytes.TrimSpace(t.buf), []byte("\n"))
-	for _, l := range lines {
-		if bytes.HasPrefix(l, []byte("panic: ")) || bytes.HasPrefix(l, []byte("fatal error: ")) ||
-			bytes.HasPrefix(l, []byte("SIG")) {
-			return string(l)
-		}
-	}
-	if len(lines) > 0 {
-		return string(lines[len(lines)-1])
-	}
-	return ""
-}
-
-var _ io.Writer = (*tail)(nil)
-
-func blockingPipe() (r, w *os.File, err error) {
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return nil, nil, fmt.Errorf("pipe: %w", err)
-	}
-	return os.NewFile(uintptr(p[0]), "pipe-r"), os.NewFile(uintptr(p[1]), "pipe-w"), nil
-}

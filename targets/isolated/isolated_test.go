@@ -53,7 +53,7 @@ func TestIsolated(t *testing.T) {
 			"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT COUNT(*) FROM c",
 			fuzz.StatusTimeout, "no answer within"},
 		{"panic", "sqlite|panic:boom", "SELECT 'boom'", fuzz.StatusCrash, "panic: fault: planted panic"},
-		{"exit", "sqlite|exit:boom", "SELECT 'boom'", fuzz.StatusCrash, "exit status 86"},
+		{"exit", "sqlite|exit:boom", "SELECT 'boom'", fuzz.StatusCrash, "child exited with status 86"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

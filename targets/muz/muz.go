@@ -37,8 +37,8 @@
 // After a timeout or a crash the next Exec starts a new process. A cancelled context kills the
 // process, and Exec returns the context's error.
 //
-// This package imports only fuzz and the standard library, and runs on Unix (it kills z3's
-// process group).
+// z3 runs through package childproc: in a process group of its own, killed as a group, and
+// killed when polyfuzz dies. This package imports only fuzz and childproc, and runs on Linux.
 package muz
 
 import (
@@ -52,6 +52,7 @@ import (
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/childproc"
 )
 
 // DefaultTimeout bounds one program when Options.Timeout is zero.
@@ -97,7 +98,9 @@ func New(o Options) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("muz: z3 binary %s not found (%v): install z3 (Debian: apt-get install z3) or set Options.Path to it", path, err)
 	}
-	out, err := exec.Command(abs, "--version").Output()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := childproc.CombinedOutput(ctx, exec.Command(abs, "--version"))
 	f := strings.Fields(string(out))
 	if err != nil || len(f) < 3 || f[0] != "Z3" || f[1] != "version" {
 		return nil, fmt.Errorf("muz: %s --version printed %q (%v), not a Z3 version: set Options.Path to a z3 binary", abs, out, err)
@@ -133,10 +136,6 @@ func (t *Target) Close() error {
 	}
 	return nil
 }
-
-// crashPatterns are messages of a dying z3.
-var crashPatterns = []string{"ASSERTION VIOLATION", "Segmentation fault", "terminate called",
-	"UNREACHABLE", "Internal error", "AddressSanitizer", "UndefinedBehaviorSanitizer"}
 
 // Exec runs one program (see the package doc).
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
@@ -178,10 +177,10 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	}
 	p := t.p
 	var fired atomic.Bool
-	timer := time.AfterFunc(t.timeout, func() { fired.Store(true); p.kill() })
-	stopCtx := context.AfterFunc(ctx, p.kill)
+	timer := time.AfterFunc(t.timeout, func() { fired.Store(true); p.Kill() })
+	stopCtx := context.AfterFunc(ctx, p.Kill)
 	wrote := make(chan struct{})
-	go func() { p.stdin.Write(b); close(wrote) }()
+	go func() { p.Stdin.Write(b); close(wrote) }()
 	regions, found := readRegions(p, marker)
 	alive := timer.Stop() && stopCtx() // false: the process is being killed, maybe after it answered
 	<-wrote
@@ -198,7 +197,7 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	case !found:
 		desc, crashed := p.exit()
 		msg := "z3 " + desc
-		if s := lastLines(p.stderr.String()+out, 3); s != "" {
+		if s := childproc.LastLines([]byte(p.stderr.String()+out), 300); s != "" {
 			msg += ": " + s
 		}
 		if !crashed {
@@ -215,25 +214,16 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	return answer(regions, sch), nil
 }
 
-// crashMessage returns the line of stderr, or the line of stdout that starts with a crash
-// pattern (stdout's (error ...) answers may quote the program's names), or "".
+// crashMessage returns the crash message (see childproc.CrashPatterns) on stderr, or on stdout
+// at the start of a line (stdout's (error ...) answers may quote the program's names), or "".
 func crashMessage(stdout, stderr string) string {
-	for _, pat := range crashPatterns {
-		if i := strings.Index(stderr, pat); i >= 0 {
-			return firstLine(stderr[i:])
-		}
-		for _, l := range strings.Split(stdout, "\n") {
-			if strings.HasPrefix(strings.TrimSpace(l), pat) {
-				return firstLine(strings.TrimSpace(l))
-			}
-		}
+	if i := childproc.CrashAt([]byte(stderr), childproc.CrashPatterns); i >= 0 {
+		return childproc.OneLine([]byte(stderr[i:]), 300)
+	}
+	if i := childproc.CrashAtLineStart([]byte(stdout), childproc.CrashPatterns); i >= 0 {
+		return childproc.OneLine([]byte(stdout[i:]), 300)
 	}
 	return ""
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return clip(strings.TrimSpace(l))
 }
 
 // appendEcho appends an echo command printing marker+k.
@@ -326,16 +316,4 @@ func queryAnswer(nodes []*node, cols []finSort) ([][]string, error) {
 		parts[i] = n.String()
 	}
 	return nil, fmt.Errorf("answer %q is not sat and a formula, unsat or unknown", clip(strings.Join(parts, " ")))
-}
-
-// lastLines returns the last n non-empty lines of s, joined by " | ".
-func lastLines(s string, n int) string {
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	lines = lines[max(0, len(lines)-n):]
-	return clip(strings.Join(lines, " | "))
 }

@@ -172,7 +172,7 @@ func TestTimeout(t *testing.T) {
 
 func TestCrash(t *testing.T) {
 	tg := newTarget(t, Options{})
-	pid := tg.p.cmd.Process.Pid
+	pid := tg.p.Pid()
 	go func() {
 		time.Sleep(200 * time.Millisecond)
 		syscall.Kill(pid, syscall.SIGSEGV)
@@ -204,8 +204,9 @@ func TestCrashMessage(t *testing.T) {
 	tests := []struct{ stdout, stderr, want string }{
 		{"sat\ntrue\n", "", ""},
 		{"(error \"unknown constant UNREACHABLE\")\n", "", ""},
-		{"sat\nASSERTION VIOLATION\nFile: a.cpp\n", "", "ASSERTION VIOLATION"},
-		{"", "warning\nterminate called after throwing\nmore\n", "terminate called after throwing"},
+		{"sat\nASSERTION VIOLATION\nFile: a.cpp\n", "", "ASSERTION VIOLATION; File: a.cpp"},
+		{"", "warning\nterminate called after throwing\nmore\n", "terminate called after throwing; more"},
+		{"(error \"x\")\n  Segmentation fault\n", "", "Segmentation fault"},
 	}
 	for _, tc := range tests {
 		if got := crashMessage(tc.stdout, tc.stderr); got != tc.want {

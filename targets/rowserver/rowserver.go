@@ -16,14 +16,14 @@
 // A request that runs past Config.Timeout is answered with fuzz.StatusTimeout; its process is
 // killed and the next Exec starts a new one. A process that exits before it answers is a
 // fuzz.StatusCrash, with its exit status and the last of its standard error. A cancelled context
-// kills the process too; Exec then returns the context's error.
+// kills the process too; Exec then returns the context's error. The server runs through package
+// childproc: in a process group of its own, killed as a group, and killed when polyfuzz dies.
 //
-// This package imports only fuzz and the standard library.
+// This package imports only fuzz and childproc.
 package rowserver
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -31,11 +31,11 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/childproc"
 )
 
 // StartTimeout bounds the start of a server process, up to its greeting.
@@ -131,9 +131,9 @@ func (s *Server) Exec(ctx context.Context, prog string) (*fuzz.Result, error) {
 	var timedOut atomic.Bool
 	var timer *time.Timer
 	if s.cfg.Timeout > 0 {
-		timer = time.AfterFunc(s.cfg.Timeout, func() { timedOut.Store(true); p.kill() })
+		timer = time.AfterFunc(s.cfg.Timeout, func() { timedOut.Store(true); p.Kill() })
 	}
-	stopCtx := context.AfterFunc(ctx, p.kill)
+	stopCtx := context.AfterFunc(ctx, p.Kill)
 	res, ok := p.roundTrip(strconv.Itoa(s.cfg.Length(prog)) + "\n" + prog)
 	ctxFired := !stopCtx()
 	timerFired := timer != nil && !timer.Stop()
@@ -151,7 +151,7 @@ func (s *Server) Exec(ctx context.Context, prog string) (*fuzz.Result, error) {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	msg := s.cfg.Name + " process ended (" + desc + ")"
+	msg := s.cfg.Name + " " + desc
 	if stderr != "" {
 		msg += ": " + stderr
 	}
@@ -173,12 +173,12 @@ func (s *Server) Close() error {
 
 // start starts a process, writes Init and reads the greeting.
 func (s *Server) start() error {
-	p, err := startProcess(exec.Command(s.cfg.Path, s.cfg.Args...))
+	p, err := startProcess(s.cfg.Path, s.cfg.Args)
 	if err != nil {
 		return fmt.Errorf("start %s (%s): %w", s.cfg.Name, s.cfg.Path, err)
 	}
 	s.Starts++
-	timer := time.AfterFunc(StartTimeout, p.kill)
+	timer := time.AfterFunc(StartTimeout, p.Kill)
 	if s.cfg.Init != "" {
 		p.write(s.cfg.Init)
 	}
@@ -202,58 +202,33 @@ func (s *Server) errClosed() error { return errors.New(s.cfg.Name + ": target is
 
 // process is one running server.
 type process struct {
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	stderr *tail
-	done   chan struct{} // closed when the process has been reaped
-	killed atomic.Bool
+	*childproc.Process
+	out    *bufio.Reader // over Stdout
+	stderr *childproc.Tail
 }
 
-func startProcess(cmd *exec.Cmd) (*process, error) {
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	p := &process{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), stderr: &tail{max: 8 << 10},
-		done: make(chan struct{})}
+func startProcess(path string, args []string) (*process, error) {
+	cmd := exec.Command(path, args...)
+	p := &process{stderr: childproc.NewTail(8 << 10)}
 	cmd.Stderr = p.stderr
-	if err := cmd.Start(); err != nil {
+	cp, err := childproc.StartPiped(cmd)
+	if err != nil {
 		return nil, err
 	}
-	go func() { cmd.Wait(); close(p.done) }()
+	p.Process, p.out = cp, bufio.NewReaderSize(cp.Stdout, 64<<10)
 	return p, nil
 }
 
 // write sends text; an error means the process is gone, which the next read sees.
-func (p *process) write(text string) { io.WriteString(p.in, text) }
+func (p *process) write(text string) { io.WriteString(p.Stdin, text) }
 
-// kill kills the process; it is safe to call more than once and from any goroutine.
-func (p *process) kill() {
-	if !p.killed.Swap(true) {
-		p.cmd.Process.Kill()
-	}
-}
-
-// stop closes the process's input, waits a little for it to end, kills it, reaps it, and says
-// how it ended and what it last wrote to stderr.
+// stop closes the process's input, waits a little for it to end, kills its group, reaps it, and
+// says how it ended and what it last wrote to stderr, on one line.
 func (p *process) stop() (desc, stderr string) {
-	p.in.Close()
-	select {
-	case <-p.done:
-	case <-time.After(2 * time.Second):
-	}
-	p.kill()
-	<-p.done
-	desc = "ended"
-	if ps := p.cmd.ProcessState; ps != nil {
-		desc = ps.String() // "exit status 1", "signal: killed"
-	}
-	return desc, p.stderr.last(300)
+	p.Stdin.Close()
+	desc = p.Await(2 * time.Second).String()
+	p.Close()
+	return desc, childproc.LastLines(p.stderr.Bytes(), 300)
 }
 
 // roundTrip sends a request and reads its answer; ok is false when the process ended first.
@@ -307,32 +282,4 @@ func unescape(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
-}
-
-// tail keeps the last bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.max {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-// last returns the end of what was written, at most n bytes, on one line.
-func (t *tail) last(n int) string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b := bytes.TrimSpace(t.buf)
-	if len(b) > n {
-		b = b[len(b)-n:]
-	}
-	return strings.Join(strings.Fields(string(b)), " ")
 }

@@ -116,7 +116,7 @@ func TestExec(t *testing.T) {
 // the next Exec or Reset starts a new one.
 func TestRecovery(t *testing.T) {
 	s := start(t, fake(t, "fake 1", 300*time.Millisecond))
-	crash := func(s *Server) { s.p.cmd.Process.Signal(syscall.SIGKILL); <-s.p.done }
+	crash := func(s *Server) { syscall.Kill(s.p.Pid(), syscall.SIGKILL); s.p.Wait() }
 	tests := []struct {
 		name   string
 		before func(*Server)
@@ -129,9 +129,9 @@ func TestRecovery(t *testing.T) {
 		{name: "timeout", prog: "sleep", starts: 2,
 			want: &fuzz.Result{Status: fuzz.StatusTimeout, Err: "fake: no answer within 300ms"}},
 		{name: "exit", prog: "exit 3", starts: 3,
-			want: &fuzz.Result{Status: fuzz.StatusCrash, Err: "fake process ended (exit status 3): dying now"}},
+			want: &fuzz.Result{Status: fuzz.StatusCrash, Err: "fake exited with status 3: dying; now"}},
 		{name: "signal", before: crash, prog: "OK", starts: 4,
-			want: &fuzz.Result{Status: fuzz.StatusCrash, Err: "fake process ended (signal: killed)"}},
+			want: &fuzz.Result{Status: fuzz.StatusCrash, Err: "fake exited with status 137 (signal 9, killed)"}},
 		{name: "cancel", prog: "sleep", err: context.DeadlineExceeded, starts: 5, ctx: func() context.Context {
 			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 			t.Cleanup(cancel)
@@ -186,7 +186,7 @@ func TestStartErrors(t *testing.T) {
 		path        string
 		want        string // a part of the error
 	}{
-		{"wrong greeting", "other 1", "", `fake (` + os.Args[0] + `) did not start: it printed "other 1\n" and exit status 0`},
+		{"wrong greeting", "other 1", "", `fake (` + os.Args[0] + `) did not start: it printed "other 1\n" and exited with status 0`},
 		{"refused", "missing module", "", "refused"},
 		{"missing binary", "fake 1", "/nonexistent/server", "start fake (/nonexistent/server)"},
 	}
@@ -212,7 +212,7 @@ func TestClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	select {
-	case <-p.done:
+	case <-p.Done():
 	default:
 		t.Error("the process runs after Close")
 	}
@@ -234,20 +234,5 @@ func TestUnescape(t *testing.T) {
 		if got := unescape(in); got != want {
 			t.Errorf("unescape(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-func TestTail(t *testing.T) {
-	tl := &tail{max: 16}
-	io.WriteString(tl, "0123456789\n")
-	io.WriteString(tl, "ab\n  cd \n")
-	if got, want := tl.last(7), "ab cd"; got != want {
-		t.Errorf("last(7) = %q, want %q", got, want)
-	}
-	if got, want := tl.last(100), "456789 ab cd"; got != want {
-		t.Errorf("last(100) = %q, want %q", got, want)
-	}
-	if got, want := tl.last(3), "cd"; got != want {
-		t.Errorf("last(3) = %q, want %q", got, want)
 	}
 }

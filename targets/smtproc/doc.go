@@ -4,8 +4,8 @@
 //
 // # Protocol
 //
-// [New] starts the solver (with Setpgid, so that a kill reaches any wrapper's children) and
-// checks that it speaks SMT-LIB: it sends (set-option :print-success false), (get-info :version)
+// [New] starts the solver through package childproc (in a process group of its own, so that a
+// kill reaches any wrapper's children, and killed with that group when polyfuzz dies) and checks that it speaks SMT-LIB: it sends (set-option :print-success false), (get-info :version)
 // and (echo "polyfuzz-hello") and waits up to 5 s for the echo. It then sends (reset) followed by
 // an echo: a solver that answers (reset) with anything (an error, "unsupported", "success") is
 // reset by restarting its process instead.
@@ -52,8 +52,8 @@
 // <stderr>", where <stderr> is the first line that matches a crash pattern, or else the last lines
 // of stderr, trimmed to 300 characters (stderr is kept in an 8 KiB ring buffer). Output that
 // matches a crash pattern is also a crash while the process lives (and the process is killed),
-// and a timeout whose output matches one is reported as a crash. The patterns, matched as
-// case-sensitive substrings of stdout and stderr:
+// and a timeout whose output matches one is reported as a crash. The patterns
+// (childproc.CrashPatterns), matched as case-sensitive substrings of stdout and stderr:
 //
 //	ASSERTION VIOLATION, Assertion `, Assertion failed, Assertion failure, assertion failed,
 //	Fatal failure, Internal error, UNREACHABLE, Failed to verify, an invalid model was generated,
@@ -74,6 +74,6 @@
 // the setup still find it. After a crash or a timeout the next Exec or Reset starts an empty
 // process.
 //
-// This package imports only fuzz and the standard library, and runs on Linux (it uses process
-// groups and raw pipes).
+// This package imports only fuzz and childproc, and runs on Linux (it uses process groups
+// and raw pipes).
 package smtproc

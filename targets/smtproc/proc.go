@@ -4,52 +4,32 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
-	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/polyfuzz/polyfuzz/targets/childproc"
 )
 
 // proc is one running solver process.
 type proc struct {
-	cmd    *exec.Cmd
-	pid    int
-	w      *os.File      // the solver's stdin
-	r      *os.File      // the solver's stdout
-	br     *bufio.Reader // over r
-	efd    int           // the read end of the solver's stderr, non-blocking
-	errR   *os.File      // owns efd
-	stderr *ring         // what drainStderr read from efd
-	done   chan struct{} // closed when the process has been reaped
+	*childproc.Process
+	br     *bufio.Reader   // over Stdout
+	efd    int             // the read end of the solver's stderr, non-blocking
+	errR   *os.File        // owns efd
+	stderr *childproc.Tail // what drainStderr read from efd
 
 	// timer kills the process when a statement runs past its deadline; it is created once and
 	// re-armed per statement.
-	timer  *time.Timer
-	killed atomic.Bool
+	timer *time.Timer
 }
 
-// startProc starts argv with the solver's stdin and stdout on blocking pipes (a read blocks in
-// the kernel and wakes at once, which is faster than the runtime's poller for a round trip).
+// startProc starts argv with the solver's stdin and stdout on blocking pipes (see
+// childproc.StartPiped).
 func startProc(argv, env []string) (*proc, error) {
-	inR, inW, err := blockingPipe()
+	errR, errW, err := childproc.Pipe()
 	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := blockingPipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
-	errR, errW, err := blockingPipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		outR.Close()
-		outW.Close()
 		return nil, err
 	}
 	// stderr is not read by a goroutine but drained after every answer, so that what the solver
@@ -58,57 +38,37 @@ func startProc(argv, env []string) (*proc, error) {
 	syscall.Syscall(syscall.SYS_FCNTL, errR.Fd(), fSetPipeSize, 1<<20)
 	syscall.SetNonblock(int(errR.Fd()), true)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	p := &proc{cmd: cmd, w: inW, r: outR, efd: int(errR.Fd()), errR: errR, stderr: &ring{max: 8 << 10},
-		done: make(chan struct{})}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Stderr = errW
 	if len(env) > 0 {
 		cmd.Env = append(os.Environ(), env...)
 	}
-	err = cmd.Start()
-	inR.Close()
-	outW.Close()
+	cp, err := childproc.StartPiped(cmd)
 	errW.Close()
 	if err != nil {
-		inW.Close()
-		outR.Close()
 		errR.Close()
 		return nil, err
 	}
-	p.pid = cmd.Process.Pid
-	p.br = bufio.NewReaderSize(outR, 64<<10)
-	p.timer = time.AfterFunc(time.Hour, p.kill)
+	p := &proc{Process: cp, br: bufio.NewReaderSize(cp.Stdout, 64<<10), efd: int(errR.Fd()), errR: errR,
+		stderr: childproc.NewTail(8 << 10)}
+	p.timer = time.AfterFunc(time.Hour, p.Kill)
 	p.timer.Stop()
-	go func() { cmd.Wait(); close(p.done) }()
 	return p, nil
-}
-
-// kill kills the process group. It is safe to call more than once and from any goroutine.
-func (p *proc) kill() {
-	if p.killed.Swap(true) {
-		return
-	}
-	syscall.Kill(-p.pid, syscall.SIGKILL)
-	p.cmd.Process.Kill()
 }
 
 // stop kills the process, reaps it and closes the pipes.
 func (p *proc) stop() {
 	p.timer.Stop()
-	p.kill()
-	<-p.done
-	p.w.Close()
-	p.r.Close()
+	p.Close()
 	p.errR.Close()
 }
 
 // fSetPipeSize is Linux's F_SETPIPE_SZ fcntl.
 const fSetPipeSize = 1031
 
-// drainStderr reads what the solver has written to stderr so far into the ring and returns how
-// many bytes the ring had received before.
+// drainStderr reads what the solver has written to stderr so far into the tail and returns how
+// many bytes the tail had received before.
 func (p *proc) drainStderr() int64 {
-	before := p.stderr.total
+	before := p.stderr.Total()
 	var buf [4096]byte
 	for {
 		n, err := syscall.Read(p.efd, buf[:])
@@ -140,26 +100,12 @@ func (p *proc) disarm(d time.Duration) bool {
 	return p.timer.Stop()
 }
 
-// exitStatus waits up to wait for the process to end (killing it after that), and describes
-// how it ended: "exited with status 3", "exited with status 139 (signal 11, segmentation
-// fault)". normal is true for an exit (not a signal) with the returned code.
-func (p *proc) exitStatus(wait time.Duration) (desc string, code int, normal bool) {
-	select {
-	case <-p.done:
-	case <-time.After(wait):
-		p.kill()
-		<-p.done
-	}
+// exitStatus waits up to wait for the process to end (killing it after that), drains its
+// stderr, and says how it ended.
+func (p *proc) exitStatus(wait time.Duration) childproc.Exit {
+	e := p.Await(wait)
 	p.drainStderr()
-	ps := p.cmd.ProcessState
-	if ps == nil {
-		return "ended", -1, false
-	}
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		sig := ws.Signal()
-		return fmt.Sprintf("exited with status %d (signal %d, %s)", 128+int(sig), int(sig), sig), 128 + int(sig), false
-	}
-	return fmt.Sprintf("exited with status %d", ps.ExitCode()), ps.ExitCode(), true
+	return e
 }
 
 // write sends b to the solver. A large b is written by a goroutine, so that a solver that
@@ -167,11 +113,11 @@ func (p *proc) exitStatus(wait time.Duration) (desc string, code int, normal boo
 // channel before reusing b.
 func (p *proc) write(b []byte) <-chan struct{} {
 	if len(b) <= 32<<10 {
-		p.w.Write(b) // an error means the process is gone, which the read sees as EOF
+		p.Stdin.Write(b) // an error means the process is gone, which the read sees as EOF
 		return nil
 	}
 	done := make(chan struct{})
-	go func() { p.w.Write(b); close(done) }()
+	go func() { p.Stdin.Write(b); close(done) }()
 	return done
 }
 
@@ -224,44 +170,13 @@ func markerAt(line, marker []byte) int {
 	return s
 }
 
-// ring keeps the last max bytes written to it and counts all of them. Only the target's
-// goroutine uses it.
-type ring struct {
-	buf   []byte
-	max   int
-	total int64
-}
-
-func (r *ring) Write(b []byte) (int, error) {
-	r.buf = append(r.buf, b...)
-	if len(r.buf) > r.max {
-		r.buf = append(r.buf[:0], r.buf[len(r.buf)-r.max:]...)
+// crashText returns the text of b from the first line that holds a crash pattern, on one line
+// and trimmed to max bytes, or "".
+func crashText(b []byte, max int) string {
+	if i := childproc.CrashAt(b, childproc.CrashPatterns); i >= 0 {
+		return childproc.OneLine(b[i:], max)
 	}
-	r.total += int64(len(b))
-	return len(b), nil
-}
-
-// since returns the bytes written after the first n (as far as the ring still holds them).
-func (r *ring) since(n int64) []byte {
-	k := r.total - n
-	if k <= 0 {
-		return nil
-	}
-	k = min(k, int64(len(r.buf)))
-	return r.buf[int64(len(r.buf))-k:]
-}
-
-// all returns what the ring holds.
-func (r *ring) all() []byte { return r.buf }
-
-var _ io.Writer = (*ring)(nil)
-
-func blockingPipe() (r, w *os.File, err error) {
-	var p [2]int
-	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
-		return nil, nil, fmt.Errorf("pipe: %w", err)
-	}
-	return os.NewFile(uintptr(p[0]), "pipe-r"), os.NewFile(uintptr(p[1]), "pipe-w"), nil
+	return ""
 }
 
 var errClosed = errors.New("smtproc: target is closed")

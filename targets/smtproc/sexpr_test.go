@@ -120,37 +120,6 @@ func TestMarkerAt(t *testing.T) {
 	}
 }
 
-func TestCrashText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"sat\n", ""},
-		{"(error \"Assertions are not available\")", ""},
-		{"warning: x\nASSERTION VIOLATION\nFile: ../src/smt/x.cpp\nLine: 12\n",
-			"ASSERTION VIOLATION; File: ../src/smt/x.cpp; Line: 12"},
-		{"z3: ../src/a.cpp:10: void f(): Assertion `x' failed.\n", "z3: ../src/a.cpp:10: void f(): Assertion `x' failed."},
-		{"==1==ERROR: AddressSanitizer: heap-use-after-free", "==1==ERROR: AddressSanitizer: heap-use-after-free"},
-		{"Fatal failure within void cvc5::f() at a.cpp:3\n", "Fatal failure within void cvc5::f() at a.cpp:3"},
-	}
-	for _, tc := range tests {
-		if got := crashText([]byte(tc.in), 300); got != tc.want {
-			t.Errorf("crashText(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	long := strings.Repeat("x", 500) + "\nSegmentation fault " + strings.Repeat("y", 500)
-	if got := crashText([]byte(long), 300); len(got) != 300 || !strings.HasPrefix(got, "Segmentation fault") {
-		t.Errorf("crashText of a long text = %q", got)
-	}
-}
-
-func TestLastLines(t *testing.T) {
-	if got := lastLines([]byte("a\n\nb\nc\n"), 300); got != "a; b; c" {
-		t.Errorf("lastLines = %q", got)
-	}
-	b := []byte(strings.Repeat("line of text\n", 100) + "the end\n")
-	if got := lastLines(b, 40); len(got) > 40 || !strings.HasSuffix(got, "the end") {
-		t.Errorf("lastLines of a long text = %q", got)
-	}
-}
-
 func TestCustom(t *testing.T) {
 	tests := []struct {
 		cmd  string

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/childproc"
 )
 
 // Options configure a solver target.
@@ -171,10 +172,10 @@ func (t *Target) handshake(p *proc, text string, d time.Duration) ([]byte, error
 		return out, nil
 	}
 	if echo {
-		p.kill()
+		p.Kill()
 	}
-	desc, _, _ := p.exitStatus(2 * time.Second)
-	printed := bytes.TrimSpace(append(out, p.stderr.all()...))
+	desc := p.exitStatus(2 * time.Second).String()
+	printed := bytes.TrimSpace(append(out, p.stderr.Bytes()...))
 	p.stop()
 	var why string
 	switch {
@@ -204,7 +205,7 @@ func clip(b []byte, n int) string {
 func versionFromBinary(bin string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	out, _ := exec.CommandContext(ctx, bin, "--version").CombinedOutput()
+	out, _ := childproc.CombinedOutput(ctx, exec.Command(bin, "--version"))
 	for _, f := range strings.Fields(string(out)) {
 		f = strings.Trim(f, "v,;()")
 		if f != "" && f[0] >= '0' && f[0] <= '9' && strings.Contains(f, ".") {
@@ -349,7 +350,7 @@ func (t *Target) pipeline(ctx context.Context, stmts []string, res []*fuzz.Resul
 	t.wbuf = w
 	var stopCtx func() bool
 	if ctx.Done() != nil {
-		stopCtx = context.AfterFunc(ctx, p.kill)
+		stopCtx = context.AfterFunc(ctx, p.Kill)
 	}
 	d := t.hardTimeout()
 	p.arm(d) // the first statement's deadline covers the write
@@ -391,8 +392,8 @@ func (t *Target) pipeline(ctx context.Context, stmts []string, res []*fuzz.Resul
 			return k + 1, nil
 		}
 		crash := crashText(out, 300)
-		if errBefore := p.drainStderr(); crash == "" && p.stderr.total != errBefore {
-			crash = crashText(p.stderr.since(errBefore), 300)
+		if errBefore := p.drainStderr(); crash == "" && p.stderr.Total() != errBefore {
+			crash = crashText(p.stderr.Since(errBefore), 300)
 		}
 		if crash != "" {
 			res[k] = &fuzz.Result{Status: fuzz.StatusCrash, Err: t.name + ": " + crash}
@@ -415,12 +416,12 @@ func (t *Target) pipeline(ctx context.Context, stmts []string, res []*fuzz.Resul
 // lost answers the statement whose marker never came: the process timed out, crashed or
 // exited. The process is gone afterwards.
 func (t *Target) lost(p *proc, out []byte, timedOut bool) *fuzz.Result {
-	errBefore := p.stderr.total
-	desc, code, normal := p.exitStatus(2 * time.Second)
-	stderr := p.stderr.all()
+	errBefore := p.stderr.Total()
+	exit := p.exitStatus(2 * time.Second)
+	stderr := p.stderr.Bytes()
 	crash := crashText(out, 300)
 	if crash == "" {
-		crash = crashText(p.stderr.since(errBefore), 300)
+		crash = crashText(p.stderr.Since(errBefore), 300)
 	}
 	switch {
 	case timedOut && crash == "":
@@ -430,22 +431,22 @@ func (t *Target) lost(p *proc, out []byte, timedOut bool) *fuzz.Result {
 	case timedOut:
 		t.lose(false)
 		return &fuzz.Result{Status: fuzz.StatusCrash, Err: t.name + " hung: " + crash}
-	case crash == "" && normal && (code == 0 || code == 1 && hasError(out)) && !t.logLost:
+	case crash == "" && !exit.Signaled() && (exit.Code == 0 || exit.Code == 1 && hasError(out)) && !t.logLost:
 		// An exit on an error (cvc4 and cvc5 exit on parse errors): not a crash.
 		r := parseOutput(out)
 		if r.Status != fuzz.StatusEngineError {
-			r.Status, r.Code, r.Err = fuzz.StatusEngineError, "exit", t.name+" "+desc+" before answering"
+			r.Status, r.Code, r.Err = fuzz.StatusEngineError, "exit", t.name+" "+exit.String()+" before answering"
 		}
 		t.lose(true)
 		return r
 	}
-	msg := t.name + " " + desc
+	msg := t.name + " " + exit.String()
 	detail := crash
 	if detail == "" {
-		detail = lastLines(stderr, 300)
+		detail = childproc.LastLines(stderr, 300)
 	}
 	if detail == "" {
-		detail = lastLines(out, 300)
+		detail = childproc.LastLines(out, 300)
 	}
 	if detail != "" {
 		msg += ": " + detail

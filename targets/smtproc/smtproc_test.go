@@ -468,7 +468,7 @@ func TestCloseReaps(t *testing.T) {
 		}
 		reset(t, tg)
 		exec1(t, tg, "(check-sat)")
-		pids = append(pids, tg.p.pid)
+		pids = append(pids, tg.p.Pid())
 		tg.Close()
 		tg.Close()
 		if _, err := tg.Exec(context.Background(), "(check-sat)"); err == nil {

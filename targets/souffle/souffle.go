@@ -23,13 +23,13 @@
 // group, which includes the C++ compiler of `-c`) and answered with fuzz.StatusTimeout. A
 // cancelled context kills the run, and Exec returns the context's error.
 //
-// This package imports only fuzz and the standard library, and runs on Unix.
+// Soufflé runs through package childproc, so that it dies with polyfuzz. This package imports
+// only fuzz and childproc, and runs on Linux.
 package souffle
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -37,12 +37,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/childproc"
 )
+
+// versionTimeout bounds souffle --version.
+const versionTimeout = 10 * time.Second
 
 // DefaultTimeout bounds one program when Options.Timeout is zero.
 const DefaultTimeout = 60 * time.Second
@@ -77,7 +79,9 @@ func New(o Options) (*Target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("souffle: binary %s not found (%v): install Soufflé (https://souffle-lang.github.io/install; Debian does not package it) or set Options.Path to it", path, err)
 	}
-	out, err := exec.Command(abs, "--version").CombinedOutput()
+	ctx, cancel := context.WithTimeout(context.Background(), versionTimeout)
+	defer cancel()
+	out, err := childproc.CombinedOutput(ctx, exec.Command(abs, "--version"))
 	if err != nil {
 		return nil, fmt.Errorf("souffle: %s --version failed (%v): %q; set Options.Path to a souffle binary", abs, err, clip(string(out)))
 	}
@@ -119,8 +123,8 @@ func (t *Target) Reset(ctx context.Context) error { return ctx.Err() }
 func (t *Target) Close() error { return nil }
 
 // crashPatterns are messages of a dying Soufflé or of the C++ code it generated.
-var crashPatterns = []string{"Assertion", "assertion failed", "Segmentation fault", "terminate called",
-	"core dumped", "Floating point exception", "internal error", "AddressSanitizer"}
+var crashPatterns = append([]string{"Assertion", "core dumped", "Floating point exception", "internal error"},
+	childproc.CrashPatterns...)
 
 // Exec runs one program (see the package doc).
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
@@ -154,40 +158,28 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	args := append([]string{"-w", "-F", "facts", "-D", "out"}, t.args...)
 	cmd := exec.Command(t.path, append(args, "prog.dl")...)
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("souffle: start %s: %w", t.path, err)
-	}
-	var fired atomic.Bool
-	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	timer := time.AfterFunc(t.timeout, func() { fired.Store(true); kill() })
-	stopCtx := context.AfterFunc(ctx, kill)
-	err = cmd.Wait()
-	timer.Stop()
-	stopCtx()
+	rctx, cancel := context.WithTimeout(ctx, t.timeout)
+	defer cancel()
+	exit, err := childproc.Run(rctx, cmd)
 	text := out.String()
-	var exit *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case fired.Load():
+	case err != nil && rctx.Err() != nil:
 		return &fuzz.Result{Status: fuzz.StatusTimeout, Err: fmt.Sprintf("souffle gave no answer within %s", t.timeout)}, nil
-	case err != nil && !errors.As(err, &exit):
-		return nil, fmt.Errorf("souffle: %w", err)
+	case err != nil:
+		return nil, fmt.Errorf("souffle: start %s: %w", t.path, err)
 	}
-	for _, p := range crashPatterns {
-		if i := strings.Index(text, p); i >= 0 {
-			return &fuzz.Result{Status: fuzz.StatusCrash, Err: "souffle: " + firstLine(text[i:])}, nil
-		}
+	if i := childproc.CrashAt([]byte(text), crashPatterns); i >= 0 {
+		return &fuzz.Result{Status: fuzz.StatusCrash, Err: "souffle: " + childproc.OneLine([]byte(text[i:]), 300)}, nil
 	}
-	if exit != nil {
-		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return &fuzz.Result{Status: fuzz.StatusCrash, Err: fmt.Sprintf("souffle exited with signal %d (%s): %s",
-				int(ws.Signal()), ws.Signal(), lastLines(text, 3))}, nil
-		}
-		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error", Err: errorLine(text, exit.ExitCode())}, nil
+	if exit.Signaled() {
+		return &fuzz.Result{Status: fuzz.StatusCrash, Err: "souffle " + exit.String() + ": " + childproc.LastLines([]byte(text), 300)}, nil
+	}
+	if exit.Code != 0 {
+		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "error", Err: errorLine(text, exit.Code)}, nil
 	}
 	rows, err := readOutputs(filepath.Join(dir, "out"), arities(files[0].text))
 	if err != nil {
@@ -301,26 +293,10 @@ func errorLine(out string, code int) string {
 			return strings.TrimSpace(l)
 		}
 	}
-	if s := lastLines(out, 3); s != "" {
+	if s := childproc.LastLines([]byte(out), 300); s != "" {
 		return s
 	}
 	return fmt.Sprintf("souffle exited with status %d", code)
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(s, "\n")
-	return clip(strings.TrimSpace(l))
-}
-
-// lastLines returns the last n non-empty lines of s, joined by " | ".
-func lastLines(s string, n int) string {
-	var lines []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	return clip(strings.Join(lines[max(0, len(lines)-n):], " | "))
 }
 
 func clip(s string) string {

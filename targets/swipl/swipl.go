@@ -19,8 +19,8 @@
 // # Timeouts and crashes
 //
 // As package rowserver describes: a program that runs past Options.Timeout is a
-// fuzz.StatusTimeout, a process that exits before it answers a fuzz.StatusCrash ("swipl process
-// ended (exit status 3)"), and the next Exec starts a new process.
+// fuzz.StatusTimeout, a process that exits before it answers a fuzz.StatusCrash ("swipl exited
+// with status 3"), and the next Exec starts a new process.
 //
 // This package imports only fuzz, targets/rowserver and the standard library.
 package swipl

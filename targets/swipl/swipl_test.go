@@ -91,7 +91,7 @@ func TestIsolation(t *testing.T) {
 func TestHalt(t *testing.T) {
 	tg := newTarget(t, 10*time.Second)
 	got, err := tg.Exec(context.Background(), ":- halt(3).")
-	if err != nil || got.Status != fuzz.StatusCrash || got.Err != "swipl process ended (exit status 3)" {
+	if err != nil || got.Status != fuzz.StatusCrash || got.Err != "swipl exited with status 3" {
 		t.Fatalf("halting program: %+v, %v; want a crash with exit status 3", got, err)
 	}
 	got, err = tg.Exec(context.Background(), "row([1]).")
