@@ -25,6 +25,7 @@ type Flags struct {
 	*flag.FlagSet
 	cmd            string
 	stdout, stderr io.Writer
+	help           func()
 }
 
 // NewFlags returns the flag set of "polyfuzz CMD".
@@ -32,7 +33,8 @@ func NewFlags(cmd, synopsis string, stdout, stderr io.Writer) *Flags {
 	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	f := &Flags{FlagSet: fs, cmd: cmd, stdout: stdout, stderr: stderr}
-	fs.Usage = func() {
+	fs.Usage = func() {} // a flag error is one line (Parse), help is asked for
+	f.help = func() {
 		fmt.Fprintf(stdout, "%s\n\nflags:\n", synopsis)
 		fs.VisitAll(func(fl *flag.Flag) {
 			typ, help := flag.UnquoteUsage(fl)
@@ -54,6 +56,7 @@ func NewFlags(cmd, synopsis string, stdout, stderr io.Writer) *Flags {
 func (f *Flags) Parse(args []string) int {
 	if err := f.FlagSet.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			f.help()
 			return ExitOK
 		}
 		f.Usagef("%v", err)

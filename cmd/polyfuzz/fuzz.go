@@ -12,6 +12,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/domain"
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/fault"
 )
 
 // maxWorkers bounds -j: more workers than this is a mistake, not a campaign.
@@ -120,6 +121,11 @@ func (e *engineFlags) settings(d *domain.Domain, apply func(*domain.Settings, do
 	if e.timeout <= 0 {
 		return nil, fmt.Errorf("--timeout must be positive (got %s)", e.timeout)
 	}
+	if e.fault != "" {
+		if _, err := fault.Parse(e.fault); err != nil {
+			return nil, err
+		}
+	}
 	base := domain.Spec{Timeout: e.timeout, Fault: e.fault, Force: e.force}
 	specs, err := d.EngineArgs(e.engines, base)
 	if err != nil {
@@ -192,7 +198,7 @@ func cmdFuzz(ctx context.Context, d *domain.Domain, args []string, stdout, stder
 	command := domain.CommandLine(append([]string{d.Name}, args...))
 	store, err := campaign.OpenStore(cf.out, command)
 	if err != nil {
-		return fs.Fail(domain.ExitFailure, "%v", err)
+		return fs.Fail(domain.ExitUsage, "%v", err)
 	}
 	defer store.Close()
 	for _, w := range store.Warnings() {

@@ -235,8 +235,8 @@ func TestInterrupt(t *testing.T) {
 	}
 	time.Sleep(2 * time.Second)
 	cmd.Process.Signal(os.Interrupt)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("interrupted campaign: %v\n%s", err, stderr.String())
+	if err := cmd.Wait(); cmd.ProcessState.ExitCode() != 130 {
+		t.Fatalf("interrupted campaign: %v, want exit status 130\n%s", err, stderr.String())
 	}
 	var info campaign.Info
 	b, _ := os.ReadFile(filepath.Join(out, "campaign.json"))
@@ -256,7 +256,7 @@ func TestBadInput(t *testing.T) {
 	os.WriteFile(file, nil, 0o644)
 	notFinding := t.TempDir()
 	checkBadInputs(t, []badInput{
-		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown engine "oracle" (known: duckdb, mariadb, mysql, postgres, sqlite)`},
+		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown engine "oracle" (known: sqlite, duckdb, postgres, mariadb, mysql)`},
 		{"unknown oracle", []string{"sql", "--oracle", "pqs"}, 2, `unknown --oracle "pqs"`},
 		{"unwritable out", []string{"sql", "--tests", "1", "--out", filepath.Join(file, "out")}, 2,
 			"cannot write to output directory"},
@@ -264,11 +264,16 @@ func TestBadInput(t *testing.T) {
 		{"bad budget", []string{"sql", "--budget", "ten"}, 2, `invalid value "ten" for flag -budget`},
 		{"unknown flag", []string{"sql", "--dbm", "sqlite"}, 2, "flag provided but not defined: -dbm"},
 		{"bad fault", []string{"sql", "--fault", "drop:x"}, 2, `bad fault "drop:x"`},
-		{"bad seed", []string{"sql", "--seed", "-3"}, 2, "--seed must be a non-negative integer"},
+		{"bad seed", []string{"sql", "--seed", "-3"}, 2, "want a non-negative integer"},
+		{"empty out", []string{"sql", "--out", ""}, 2, "--out must name a directory"},
+		{"negative confirm", []string{"sql", "--confirm", "-1"}, 2, "--confirm must be at least 1"},
+		{"negative reduce time", []string{"smt", "--reduce-time", "-1s"}, 2, "--reduce-time must be positive"},
+		{"absurd workers", []string{"datalog", "-j", "100000"}, 2, "-j must be between 0 (one per CPU) and 256"},
+		{"oracle of another domain", []string{"graph", "--oracle", "norec"}, 2, `unknown --oracle "norec"`},
 		{"replay not a finding", []string{"replay", notFinding}, 2, "is not a finding directory"},
 		{"replay no argument", []string{"replay"}, 2, "want one argument"},
-		{"compare without oracles", []string{"compare"}, 2, "--oracles is required"},
-		{"compare unknown domain", []string{"compare", "--domain", "graph", "--oracles", "x"}, 2, `unknown --domain "graph"`},
+		{"compare without oracles", []string{"compare"}, 2, "--oracle is required"},
+		{"compare unknown domain", []string{"compare", "--domain", "nosql", "--oracles", "x"}, 2, `unknown domain "nosql"`},
 		{"compare unknown oracle", []string{"compare", "--oracles", "pqs", "--tests", "1"}, 2, `unknown --oracle "pqs"`},
 		{"unknown command", []string{"fuzz"}, 2, `unknown command "fuzz"`},
 	})
@@ -308,8 +313,13 @@ func TestHelp(t *testing.T) {
 		{"smt", []string{"--solver", "--solver-cmd", "--seeds", "--ref", "--oracle", "--budget", "--tests", "-j", "--seed",
 			"--out", "--timeout", "--depth", "--asserts", "--enrich", "--mutants", "--incremental", "--tactics", "--models",
 			"--connectives"}},
-		{"compare", []string{"--domain", "--oracles", "--budget", "--tests", "--repeat", "--seed", "-j", "--out", "--dbms",
-			"--solver", "--seeds"}},
+		{"compare", []string{"--domain", "--oracle", "--oracles", "--budget", "--tests", "--repeat", "--seed", "-j", "--out", "--dbms",
+			"--engine", "--queries-per-db"}},
+		{"compare --domain smt", []string{"--domain", "--oracle", "--solver", "--solver-cmd", "--seeds", "--engine"}},
+		{"graph", []string{"--engine", "--ref", "--known", "--oracle", "--force", "--budget", "--tests", "-j", "--seed", "--out",
+			"--fault", "--timeout", "--gen"}},
+		{"graph run", []string{"--engine", "--timeout"}},
+		{"smt selfcheck", []string{"--solver", "--theory", "--terms", "--seed"}},
 		{"datalog", []string{"--engine", "--ref", "--oracle", "--budget", "--tests", "-j", "--seed", "--out", "--fault",
 			"--timeout", "--gen"}},
 		{"replay", []string{"--no-fault"}},
@@ -317,15 +327,78 @@ func TestHelp(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.cmd, func(t *testing.T) {
-			code, _, stderr := polyfuzz(t, tc.cmd, "--help")
-			if code != 0 {
-				t.Fatalf("exit %d", code)
-			}
-			for _, f := range tc.flags {
-				if !strings.Contains(stderr, "  "+f+" ") {
-					t.Errorf("help lacks %s:\n%s", f, stderr)
+			for _, args := range [][]string{append(strings.Fields(tc.cmd), "--help"), append([]string{"help"}, strings.Fields(tc.cmd)...)} {
+				code, stdout, stderr := polyfuzz(t, args...)
+				if code != 0 || stderr != "" {
+					t.Fatalf("%s: exit %d, stderr %q; want 0 and help on stdout", args, code, stderr)
+				}
+				for _, f := range tc.flags {
+					if !strings.Contains(stdout, "  "+f+" ") {
+						t.Errorf("%s: help lacks %s:\n%s", args, f, stdout)
+					}
 				}
 			}
 		})
+	}
+}
+
+// TestCLIConventions checks what every command shares: the version, help on stdout, a flag error
+// in one line that points to --help with exit 2, and the same flag names in every domain.
+func TestCLIConventions(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"-v"}, {"version"}} {
+		code, stdout, _ := polyfuzz(t, args...)
+		if code != 0 || !strings.HasPrefix(stdout, "polyfuzz "+version+"\n") {
+			t.Errorf("%s: exit %d, stdout %q", args, code, stdout)
+		}
+	}
+	if code, stdout, stderr := polyfuzz(t, "help"); code != 0 || stderr != "" || !strings.Contains(stdout, "polyfuzz compare [flags]") {
+		t.Errorf("help: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	cmds := [][]string{{"compare"}, {"replay"}, {"reduce"}, {"report"}, {"version"}}
+	for _, d := range domains {
+		cmds = append(cmds, []string{d.Name})
+		for _, c := range d.Commands {
+			cmds = append(cmds, []string{d.Name, c.Name})
+		}
+	}
+	for _, cmd := range cmds {
+		name := strings.Join(cmd, " ")
+		code, stdout, stderr := polyfuzz(t, append(cmd, "--no-such-flag")...)
+		want := "polyfuzz " + name + ": flag provided but not defined: -no-such-flag (see polyfuzz " + name + " --help)\n"
+		if code != 2 || stdout != "" || stderr != want {
+			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q; want 2 and %q", name, code, stdout, stderr, want)
+		}
+	}
+	for _, d := range domains {
+		// --oracle is repeatable and comma-separated alike; --engine and --seed are accepted everywhere.
+		for _, args := range [][]string{{"--oracle", "nope,error"}, {"--oracle", "error", "--oracle", "nope"}} {
+			code, _, stderr := polyfuzz(t, append([]string{d.Name, "--engine", d.DefaultEngine, "--seed", "1", "--tests", "1"}, args...)...)
+			if code != 2 || !strings.Contains(stderr, `unknown --oracle "nope"`) {
+				t.Errorf("%s %s: exit %d, stderr %q", d.Name, args, code, stderr)
+			}
+		}
+	}
+}
+
+// TestExitCodes checks the exit codes every domain shares: 1 when an engine cannot be reached,
+// 3 for new findings with --fail-on-finding.
+func TestExitCodes(t *testing.T) {
+	out := t.TempDir()
+	tests := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"sql", "--dbms", "postgres=postgres://u:p@127.0.0.1:1/db", "--tests", "1"}, 1},
+		{[]string{"graph", "--engine", "falkordb=redis://127.0.0.1:1", "--tests", "1"}, 1},
+		{[]string{"datalog", "--engine", "postgres=postgres://u:p@127.0.0.1:1/db", "--tests", "1"}, 1},
+		{[]string{"smt", "--solver-cmd", "/nonexistent/solver -in", "--tests", "1"}, 1},
+		{[]string{"datalog", "--engine", "ref", "--ref=false", "--fault", "drop-row:transformed", "--tests", "50",
+			"--fail-on-finding", "--no-reduce", "--quiet", "--out", out}, 3},
+	}
+	for _, tc := range tests {
+		code, stdout, stderr := polyfuzz(t, tc.args...)
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d\n%s%s", tc.args, code, tc.code, stdout, stderr)
+		}
 	}
 }

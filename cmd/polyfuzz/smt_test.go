@@ -177,7 +177,7 @@ func TestCompare(t *testing.T) {
 	}{
 		{"sql", []string{"--domain", "sql", "--dbms", "sqlite", "--oracles", "norec,tlp-where,tlp-agg", "--tests", "1500", "--repeat", "2"},
 			[]string{"| norec | 2 | ", "| tlp-where | 2 | ", "| tlp-agg | 2 | "}},
-		{"smt", []string{"--domain", "smt", "--oracles", "sat", "--solver", "cmd:" + repoFile(t, "testdata/smt-faults/unsat.sh"),
+		{"smt", []string{"--domain", "smt", "--oracles", "sat", "--solver-cmd", repoFile(t, "testdata/smt-faults/unsat.sh"),
 			"--tests", "50", "--repeat", "1"}, []string{"| sat | 1 | "}},
 	}
 	for _, tc := range tests {
