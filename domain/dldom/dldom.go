@@ -129,6 +129,9 @@ var table = []oracle{
 	{domain.OracleInfo{Name: "error", Always: true}, func() fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Expect: func(_, code, _ string) bool { return code == datalog.CodeUnsupported }}
 	}},
+	{domain.OracleInfo{Name: "guidance", Always: true}, func() fuzz.Oracle {
+		return oracles.Emptiness{Target: "ref", Prefixes: []string{datalog.RoleOrig}}
+	}},
 }
 
 func infos() []domain.OracleInfo {
