@@ -505,3 +505,46 @@ func TopReasons(m map[string]int64, n int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// OracleRow is one row of a domain's oracle table: the oracle as the commands see it and how to
+// make it from E, what the domain builds its oracles from (the dialect's expected errors, whether a
+// catalogue explains differences).
+type OracleRow[E any] struct {
+	OracleInfo
+	New func(env E) fuzz.Oracle
+}
+
+// OracleTable is a domain's oracle table: adding an oracle is its file and one row.
+type OracleTable[E any] []OracleRow[E]
+
+// Infos returns the oracles as the commands see them.
+func (t OracleTable[E]) Infos() []OracleInfo {
+	out := make([]OracleInfo, len(t))
+	for i, r := range t {
+		out[i] = r.OracleInfo
+	}
+	return out
+}
+
+// Make returns the oracles of the table that names lists, in table order.
+func (t OracleTable[E]) Make(names []string, env E) []fuzz.Oracle {
+	var out []fuzz.Oracle
+	for _, r := range t {
+		if slices.Contains(names, r.Name) {
+			out = append(out, r.New(env))
+		}
+	}
+	return out
+}
+
+// GenOptions returns def when text is empty, else the generator options text parses to.
+func GenOptions[O any](text string, def O, parse func(string) (O, error)) (O, error) {
+	if text == "" {
+		return def, nil
+	}
+	o, err := parse(text)
+	if err != nil {
+		return o, fmt.Errorf("--gen: %w", err)
+	}
+	return o, nil
+}

@@ -59,7 +59,7 @@ var Domain = &domain.Domain{
 		process("souffle", func(s domain.Spec) (fuzz.Target, error) { return souffle.New(souffle.Options{Timeout: s.Timeout}) }),
 		inSQL("sqlite"), inSQL("duckdb"), inSQL("postgres"),
 	},
-	Oracles:        infos(),
+	Oracles:        table.Infos(),
 	DefaultOracles: []string{"metamorphic", "diff"},
 	Timeout:        10 * time.Second, TimeoutHelp: "a program over it is a skipped check (error: timeout)",
 	FaultExample: "drop-row:transformed",
@@ -112,34 +112,20 @@ func inSQL(name string) domain.Engine {
 	}}
 }
 
-// oracle is one row of the Datalog oracle table.
-type oracle struct {
-	domain.OracleInfo
-	new func() fuzz.Oracle
-}
-
 // table is the Datalog oracle table: adding an oracle is its file and one row here.
-var table = []oracle{
-	{domain.OracleInfo{Name: "metamorphic"}, func() fuzz.Oracle {
+var table = domain.OracleTable[struct{}]{
+	{domain.OracleInfo{Name: "metamorphic"}, func(struct{}) fuzz.Oracle {
 		return oracles.Metamorphic{Orig: datalog.RoleOrig, Trans: datalog.RoleTrans, Param: datalog.ParamExpect}
 	}},
-	{domain.OracleInfo{Name: "diff", Multi: true}, func() fuzz.Oracle {
+	{domain.OracleInfo{Name: "diff", Multi: true}, func(struct{}) fuzz.Oracle {
 		return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true, Reference: "ref"}
 	}},
-	{domain.OracleInfo{Name: "error", Always: true}, func() fuzz.Oracle {
+	{domain.OracleInfo{Name: "error", Always: true}, func(struct{}) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Expect: func(_, code, _ string) bool { return code == datalog.CodeUnsupported }}
 	}},
-	{domain.OracleInfo{Name: "guidance", Always: true}, func() fuzz.Oracle {
+	{domain.OracleInfo{Name: "guidance", Always: true}, func(struct{}) fuzz.Oracle {
 		return oracles.Emptiness{Target: "ref", Prefixes: []string{datalog.RoleOrig}}
 	}},
-}
-
-func infos() []domain.OracleInfo {
-	var out []domain.OracleInfo
-	for _, o := range table {
-		out = append(out, o.OracleInfo)
-	}
-	return out
 }
 
 // flags registers --ref, which runs the reference engine beside the engines under test.
@@ -167,12 +153,9 @@ func AddRef(s *domain.Settings, base domain.Spec, withRef bool) {
 
 // build makes the generator, oracles, reducer and format of a Datalog campaign.
 func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
-	opts := datalog.DefaultOptions()
-	if s.Gen != "" {
-		var err error
-		if opts, err = datalog.ParseOptions(s.Gen); err != nil {
-			return nil, fmt.Errorf("--gen: %w", err)
-		}
+	opts, err := domain.GenOptions(s.Gen, datalog.DefaultOptions(), datalog.ParseOptions)
+	if err != nil {
+		return nil, err
 	}
 	s.Gen = opts.String()
 	gen, err := datalog.NewGenerator(opts)
@@ -190,11 +173,7 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	red := datalog.NewReducer()
 	red.Plain, red.Stats = s.Plain, stats
 	st := &domain.Setup{Gen: gen, Reducer: red, Format: f, ReduceReport: func() string { return reduceReport(stats, s.Plain) }}
-	for _, o := range table {
-		if slices.Contains(s.Oracles, o.Name) {
-			st.Oracles = append(st.Oracles, o.new())
-		}
-	}
+	st.Oracles = table.Make(s.Oracles, struct{}{})
 	return st, nil
 }
 

@@ -66,7 +66,7 @@ var Domain = &domain.Domain{
 				return falkordb.Open(ctx, falkordb.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker})
 			}},
 	},
-	Oracles:        infos(),
+	Oracles:        table.Infos(),
 	DefaultOracles: []string{"diff", "tlp-where"},
 	Timeout:        10 * time.Second, TimeoutHelp: "a query over it is a skipped check (error: timeout)",
 	FaultExample: "drop-row:MATCH",
@@ -82,15 +82,9 @@ func init() {
 	Domain.Commands = []domain.Command{{Name: "run", Usage: "run a case script (case.cypher) on one graph engine", Run: run}}
 }
 
-// oracle is one row of the graph oracle table.
-type oracle struct {
-	domain.OracleInfo
-	new func(known bool) fuzz.Oracle
-}
-
 // table is the graph oracle table: adding an oracle is its file and one row here. known says
 // whether the catalogue of known differences explains discrepancies.
-var table = []oracle{
+var table = domain.OracleTable[bool]{
 	{domain.OracleInfo{Name: "diff", Multi: true}, func(known bool) fuzz.Oracle {
 		o := oracles.Rows{Prefixes: []string{"graph.", "tlp."}, AnsweredOnly: true, Reference: "ref"}
 		if !known {
@@ -114,14 +108,6 @@ var table = []oracle{
 	}},
 }
 
-func infos() []domain.OracleInfo {
-	var out []domain.OracleInfo
-	for _, o := range table {
-		out = append(out, o.OracleInfo)
-	}
-	return out
-}
-
 // flags registers --ref and --known.
 func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 	withRef := fs.Bool("ref", true, "run the reference evaluator beside the engines under test, for the differential oracle")
@@ -140,12 +126,9 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 // discrepancies. Replay and reduction judge without the catalogue, so that a finding recorded
 // before its difference was catalogued still reproduces.
 func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
-	opts := cyphergen.DefaultOptions()
-	if s.Gen != "" {
-		var err error
-		if opts, err = cyphergen.ParseOptions(s.Gen); err != nil {
-			return nil, fmt.Errorf("--gen: %w", err)
-		}
+	opts, err := domain.GenOptions(s.Gen, cyphergen.DefaultOptions(), cyphergen.ParseOptions)
+	if err != nil {
+		return nil, err
 	}
 	s.Gen = opts.String()
 	names := s.Names()
@@ -168,11 +151,11 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	}
 	st.Format = f
 	explain := !s.Unsteered && !s.Replay
-	for _, o := range table {
-		if slices.Contains(s.Oracles, o.Name) && (o.Name != "guidance" || hasRef) {
-			st.Oracles = append(st.Oracles, o.new(explain))
-		}
+	oracleNames := s.Oracles
+	if !hasRef { // guidance notes the reference's answers
+		oracleNames = slices.DeleteFunc(slices.Clone(oracleNames), func(n string) bool { return n == "guidance" })
 	}
+	st.Oracles = table.Make(oracleNames, explain)
 	avoid := cyphergen.Avoid(names)
 	if s.Unsteered {
 		avoid = cyphergen.Avoid(nil)

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,7 +45,7 @@ var Domain = &domain.Domain{
 	Synopsis: synopsis, Unit: "instances", Owns: "its own solver processes",
 	EngineFlag: "solver", DefaultEngine: "z3",
 	Engines:        engines(),
-	Oracles:        infos(),
+	Oracles:        table.Infos(),
 	DefaultOracles: []string{"sat", "model", "diff"},
 	Timeout:        10 * time.Second,
 	TimeoutHelp:    "an instance over it is counted as a skipped check (error: timeout), not a finding: hard instances may rightly take longer",
@@ -87,30 +86,16 @@ func openSolver(_ context.Context, s domain.Spec) (fuzz.Target, error) {
 	return smtproc.New(o)
 }
 
-// oracle is one row of the SMT oracle table.
-type oracle struct {
-	domain.OracleInfo
-	new func() fuzz.Oracle
-}
-
 // table is the SMT oracle table: adding an oracle is its file and one row here.
-var table = []oracle{
-	{domain.OracleInfo{Name: smtgen.OracleSat}, func() fuzz.Oracle { return smtgen.SatOracle{} }},
-	{domain.OracleInfo{Name: smtgen.OracleModel}, func() fuzz.Oracle { return smtgen.ModelOracle{} }},
-	{domain.OracleInfo{Name: "diff", Multi: true}, func() fuzz.Oracle {
+var table = domain.OracleTable[struct{}]{
+	{domain.OracleInfo{Name: smtgen.OracleSat}, func(struct{}) fuzz.Oracle { return smtgen.SatOracle{} }},
+	{domain.OracleInfo{Name: smtgen.OracleModel}, func(struct{}) fuzz.Oracle { return smtgen.ModelOracle{} }},
+	{domain.OracleInfo{Name: "diff", Multi: true}, func(struct{}) fuzz.Oracle {
 		return oracles.Answers{Role: smtgen.RoleInstance, Values: []string{"sat", "unsat", "unknown"}, Wildcards: []string{"unknown"}}
 	}},
-	{domain.OracleInfo{Name: "error", Always: true}, func() fuzz.Oracle {
+	{domain.OracleInfo{Name: "error", Always: true}, func(struct{}) fuzz.Oracle {
 		return oracles.Errors{Expect: smtgen.ExpectError, SkipTimeouts: true, Chained: true}
 	}},
-}
-
-func infos() []domain.OracleInfo {
-	var out []domain.OracleInfo
-	for _, o := range table {
-		out = append(out, o.OracleInfo)
-	}
-	return out
 }
 
 // flags registers --solver-cmd, --seeds, --ref and STORM's parameters.
@@ -144,12 +129,9 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 				s.Seeds = abs
 			}
 		}
-		o := smtgen.Options{}
-		if s.Gen != "" {
-			var err error
-			if o, err = smtgen.ParseOptions(s.Gen); err != nil {
-				return fmt.Errorf("--gen: %w", err)
-			}
+		o, err := domain.GenOptions(s.Gen, smtgen.Options{}, smtgen.ParseOptions)
+		if err != nil {
+			return err
 		}
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -208,12 +190,9 @@ func allZ3(specs []domain.Spec) bool {
 // the seeds of a stored finding are gone, the case cannot be regenerated: the setup has no
 // generator and replay runs the stored case.
 func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.Setup, error) {
-	opts := smtgen.Options{}
-	if s.Gen != "" {
-		var err error
-		if opts, err = smtgen.ParseOptions(s.Gen); err != nil {
-			return nil, fmt.Errorf("generator options: %w", err)
-		}
+	opts, err := domain.GenOptions(s.Gen, smtgen.Options{}, smtgen.ParseOptions)
+	if err != nil {
+		return nil, err
 	}
 	st := &domain.Setup{Reducer: smtgen.NewReducer()}
 	var f smtgen.Format
@@ -225,11 +204,7 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 		f.Solvers = append(f.Solvers, smtgen.Solver{Name: o.Name, Cmd: domain.ShellJoin(o.Command)})
 	}
 	st.Format = f
-	for _, o := range table {
-		if slices.Contains(s.Oracles, o.Name) {
-			st.Oracles = append(st.Oracles, o.new())
-		}
-	}
+	st.Oracles = table.Make(s.Oracles, struct{}{})
 	seeds, skips, err := loadSeeds(s.Seeds)
 	if err == nil && len(seeds) == 0 {
 		err = fmt.Errorf("no usable seed among %d files in %s (%s)", len(skips), seedsName(s.Seeds), skipSummary(skips))

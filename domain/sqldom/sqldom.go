@@ -7,7 +7,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/domain"
@@ -66,7 +65,7 @@ var Domain = &domain.Domain{
 				return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mysql", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
 			}},
 	},
-	Oracles:        infos(),
+	Oracles:        table.Infos(),
 	DefaultOracles: []string{"norec", "tlp-where", "tlp-having", "tlp-distinct", "tlp-groupby", "tlp-agg", "diff"},
 	Timeout:        2 * time.Second, TimeoutHelp: "a statement over it is a hang finding",
 	FaultExample: "drop-row:WHERE.*LIKE",
@@ -75,19 +74,13 @@ var Domain = &domain.Domain{
 	Build:        build,
 }
 
-// oracle is one row of the SQL oracle table.
-type oracle struct {
-	domain.OracleInfo
-	new func(e *env) fuzz.Oracle
-}
-
 // env is what the oracles of one campaign are built from.
 type env struct {
 	expect oracles.Expect
 }
 
 // table is the SQL oracle table: adding an oracle is its file and one row here.
-var table = []oracle{
+var table = domain.OracleTable[*env]{
 	{domain.OracleInfo{Name: "norec"}, func(*env) fuzz.Oracle { return oracles.NoREC{} }},
 	{domain.OracleInfo{Name: "tlp-where"}, func(*env) fuzz.Oracle { return oracles.TLP{} }},
 	{domain.OracleInfo{Name: "tlp-having"}, func(*env) fuzz.Oracle { return oracles.TLP{Variant: "having"} }},
@@ -98,14 +91,6 @@ var table = []oracle{
 		return oracles.Rows{Prefixes: []string{"norec.", "tlp.", "having.", "distinct.", "groupby."}}
 	}},
 	{domain.OracleInfo{Name: "error", Always: true}, func(e *env) fuzz.Oracle { return oracles.Errors{Expect: e.expect} }},
-}
-
-func infos() []domain.OracleInfo {
-	var out []domain.OracleInfo
-	for _, o := range table {
-		out = append(out, o.OracleInfo)
-	}
-	return out
 }
 
 // flags registers the SQL generator's flags and --isolate.
@@ -120,12 +105,9 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, _ domain.Spec) error {
 		if *perDB < 1 || *perDB > 1<<fuzz.SetupBits {
 			return fmt.Errorf("--queries-per-db must be between 1 and %d (got %d)", 1<<fuzz.SetupBits, *perDB)
 		}
-		o := sqlgen.Options{}
-		if s.Gen != "" {
-			var err error
-			if o, err = sqlgen.ParseOptions(s.Gen); err != nil {
-				return fmt.Errorf("--gen: %w", err)
-			}
+		o, err := domain.GenOptions(s.Gen, sqlgen.Options{}, sqlgen.ParseOptions)
+		if err != nil {
+			return err
 		}
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -163,12 +145,9 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	if len(s.Engines) > 1 {
 		dialect = "common"
 	}
-	opts := sqlgen.Options{}
-	if s.Gen != "" {
-		var err error
-		if opts, err = sqlgen.ParseOptions(s.Gen); err != nil {
-			return nil, fmt.Errorf("generator options: %w", err)
-		}
+	opts, err := domain.GenOptions(s.Gen, sqlgen.Options{}, sqlgen.ParseOptions)
+	if err != nil {
+		return nil, err
 	}
 	opts.Dialect = dialect
 	// A stored case's generator options are kept as they are, so that it regenerates identically.
@@ -186,11 +165,7 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	e := &env{expect: expect}
 	st := &domain.Setup{Gen: gen, Reducer: sqlgen.NewReducer(),
 		Format: sqlgen.Format{Dialect: dialect, Engines: s.Names()}}
-	for _, o := range table {
-		if slices.Contains(s.Oracles, o.Name) {
-			st.Oracles = append(st.Oracles, o.new(e))
-		}
-	}
+	st.Oracles = table.Make(s.Oracles, e)
 	return st, nil
 }
 
