@@ -70,8 +70,6 @@ type Summary struct {
 	New []*Record
 	// Seen lists every finding this campaign hit, new or not.
 	Seen []*Record
-	// Warnings are the store's lines about corrupt findings it set aside (Store.Warnings).
-	Warnings []string
 }
 
 type counters struct {
@@ -249,7 +247,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := WriteReport(cfg.Store.Dir); err != nil {
 		return nil, fmt.Errorf("write report.html: %w", err)
 	}
-	sum := &Summary{Info: info, Totals: totals, New: c.new, Warnings: cfg.Store.Warnings()}
+	sum := &Summary{Info: info, Totals: totals, New: c.new}
 	for _, r := range c.seen {
 		sum.Seen = append(sum.Seen, r)
 	}
@@ -496,7 +494,10 @@ func (w *worker) found(f *fuzz.Finding, o fuzz.Oracle) error {
 	}
 	ctx := w.parent
 	if !isNew {
-		if !cfg.Store.Unreproduced(rec) || !w.retry(rec.Title) || !w.reproduces(ctx, o, f.Case, f.Title) {
+		// A finding an earlier campaign left unconfirmed or unreduced (it was killed), or one
+		// whose example did not reproduce, takes this hit as its example and is confirmed again.
+		if !cfg.Store.claim(rec, cfg.Reducer != nil) &&
+			(!cfg.Store.Unreproduced(rec) || !w.retry(rec.Title) || !w.reproduces(ctx, o, f.Case, f.Title)) {
 			return nil
 		}
 		if err := cfg.Store.Replace(rec, f, w.meta); err != nil {
@@ -516,9 +517,11 @@ func (w *worker) found(f *fuzz.Finding, o fuzz.Oracle) error {
 	case ok < cfg.Confirm:
 		status = StatusFlaky
 	}
-	cfg.Store.Update(rec, func(r *Record) {
+	if err := cfg.Store.Update(rec, func(r *Record) {
 		r.Status, r.Reliability = status, fmt.Sprintf("%d/%d", ok, cfg.Confirm)
-	})
+	}); err != nil {
+		return fmt.Errorf("store finding: %w", err)
+	}
 	if ok == 0 || cfg.Reducer == nil || ctx.Err() != nil {
 		return nil
 	}
@@ -625,9 +628,6 @@ func SummaryText(s *Summary, dir string) string {
 		fmt.Fprintf(&b, ", %d of %d tests (%.0f%%)", t.Tests, s.Info.TestLimit, 100*ratio(t.Tests, s.Info.TestLimit))
 	}
 	b.WriteString("\n")
-	for _, w := range s.Warnings {
-		fmt.Fprintf(&b, "  warning: %s\n", w)
-	}
 	fmt.Fprintf(&b, "  seed %d, %d workers, targets:", s.Info.Seed, s.Info.Workers)
 	for _, ti := range s.Info.Targets {
 		fmt.Fprintf(&b, " %s %s", ti.Name, ti.Version)

@@ -95,6 +95,9 @@ type Store struct {
 	byTitle  map[string]*Record
 	dirty    map[string]bool // titles whose hits changed since finding.json was written
 	warnings []string
+	// pending are the titles of findings an earlier campaign left unconfirmed, or confirmed but
+	// not reduced, because it was killed; see claim.
+	pending map[string]bool
 
 	// io serialises writes to finding directories, so that finding.json is never written into a
 	// directory that is being replaced.
@@ -119,7 +122,7 @@ func OpenStore(dir, command string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{Dir: dir, byTitle: map[string]*Record{}, dirty: map[string]bool{}, lock: lock}
+	s := &Store{Dir: dir, byTitle: map[string]*Record{}, dirty: map[string]bool{}, pending: map[string]bool{}, lock: lock}
 	if err := s.load(); err != nil {
 		lock.Close()
 		return nil, err
@@ -161,6 +164,9 @@ func (s *Store) load() error {
 		}
 		if _, dup := s.byTitle[r.Title]; !dup {
 			s.byTitle[r.Title] = r
+			if r.Status == StatusUnconfirmed || (r.Status == StatusConfirmed || r.Status == StatusFlaky) && r.Note == "" {
+				s.pending[r.Title] = true
+			}
 		}
 	}
 	return nil
@@ -199,6 +205,19 @@ func (s *Store) setAside(name string, why error) error {
 	s.warnings = append(s.warnings, fmt.Sprintf("corrupt finding %s (%v) moved to %s; it is no longer counted",
 		src, why, dest))
 	return nil
+}
+
+// claim reports whether r is a finding an earlier campaign left unfinished (killed before it
+// was confirmed, or, when reduce is set, reduced) and takes it for the caller, who is to confirm
+// and reduce it on a new example: one caller gets it.
+func (s *Store) claim(r *Record, reduce bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.pending[r.Title] || r.Status != StatusUnconfirmed && !reduce {
+		return false
+	}
+	delete(s.pending, r.Title)
+	return true
 }
 
 // Warnings returns one line for each corrupt finding directory OpenStore set aside.

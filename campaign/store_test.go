@@ -224,10 +224,6 @@ func TestStoreSetsAsideCorrupt(t *testing.T) {
 			if _, isNew, err := s.Add(testFinding("fake: bad", 3, 1), Meta{}); err != nil || !isNew {
 				t.Fatalf("new hit of the corrupt finding's title: new %v, %v", isNew, err)
 			}
-			sum := SummaryText(&Summary{Info: Info{Domain: "fake"}, Warnings: ws}, dir)
-			if !strings.Contains(sum, "\n  warning: corrupt finding "+badDir) {
-				t.Errorf("summary lacks the warning:\n%s", sum)
-			}
 		})
 	}
 }
@@ -560,3 +556,46 @@ func TestHitsOnDiskEverySecond(t *testing.T) {
 type writerFunc func([]byte)
 
 func (w writerFunc) Write(b []byte) (int, error) { w(b); return len(b), nil }
+
+// TestRunFinishesKilledFindings checks that a finding an earlier campaign left unconfirmed or
+// unreduced, because it was killed, is confirmed and reduced by the next campaign that hits it.
+func TestRunFinishesKilledFindings(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  string // what the killed campaign left
+		note    string
+		reducer fuzz.Reducer
+		want    string
+	}{
+		{"unconfirmed", StatusUnconfirmed, "", dropReducer{}, StatusReduced},
+		{"unconfirmed, no reducer", StatusUnconfirmed, "", nil, StatusConfirmed},
+		{"confirmed, not reduced", StatusConfirmed, "", dropReducer{}, StatusReduced},
+		{"confirmed, no reducer", StatusConfirmed, "", nil, StatusConfirmed},
+		{"reduction failed", StatusConfirmed, "the reduced case did not replay; kept the original", dropReducer{}, StatusConfirmed},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, _ := newConfig(t, 1, fakeOracle{every: 1}, nil)
+			cfg.Gen, cfg.Format, cfg.Reducer, cfg.Tests = longGen{}, fakeFormat{}, tc.reducer, 10
+			rec, _, err := cfg.Store.Add(testFinding("fake: fake: bad", 1, 5), Meta{Format: fakeFormat{}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cfg.Store.Update(rec, func(r *Record) { r.Status, r.Note = tc.status, tc.note }); err != nil {
+				t.Fatal(err)
+			}
+			cfg.Store.Close()
+			if cfg.Store, err = OpenStore(cfg.Store.Dir, ""); err != nil {
+				t.Fatal(err)
+			}
+			defer cfg.Store.Close()
+			sum, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.New) != 0 || len(sum.Seen) != 1 || sum.Seen[0].Status != tc.want || sum.Seen[0].Hits != 11 {
+				t.Fatalf("new %v, seen %+v; want the stored finding %s with 11 hits", sum.New, sum.Seen, tc.want)
+			}
+		})
+	}
+}
