@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/polyfuzz/polyfuzz/sexpr"
 )
 
 // SyntaxError is an error of the SMT-LIB reader, at a 1-based line and column (the column counts
@@ -172,7 +174,7 @@ type parseFrame struct {
 
 type scriptParser struct {
 	src      string
-	pos      int
+	sc       sexpr.Scanner
 	la       smtToken // lookahead, valid when hasLA
 	hasLA    bool
 	cmdStart int // offset of the '(' of the command being read, -1 outside commands
@@ -181,7 +183,11 @@ type scriptParser struct {
 	sb       strings.Builder
 }
 
-func newScriptParser(src string) *scriptParser { return &scriptParser{src: src, cmdStart: -1} }
+func newScriptParser(src string) *scriptParser {
+	p := &scriptParser{src: src, cmdStart: -1}
+	p.sc.Reset(src)
+	return p
+}
 
 // newTerm returns a pointer to a copy of t.
 func (p *scriptParser) newTerm(t Term) *Term { return &t }
@@ -242,7 +248,7 @@ func lineColAt(src string, off int) (line, col int) {
 
 // seek moves the lexer back (or forward) to byte offset off, dropping the lookahead.
 func (p *scriptParser) seek(off int) {
-	p.pos = off
+	p.sc.Seek(off)
 	p.hasLA = false
 }
 
@@ -265,70 +271,55 @@ func (p *scriptParser) next() (smtToken, error) {
 	return p.scan()
 }
 
-// scan reads the token at p.pos.
+// scan reads the next token. Package sexpr splits the input; an atom is then read as SMT-LIB's
+// lexemes: a symbol, keyword, numeral, decimal or #x/#b literal ends at the first character that
+// cannot continue it, and scanning goes on from there (so "x#b01" is two tokens, and "x,y" an
+// error at the comma).
 func (p *scriptParser) scan() (smtToken, error) {
-	src := p.src
-	i := p.pos
-	for i < len(src) {
-		c := src[i]
-		if c <= ' ' && (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-			i++
-		} else if c == ';' {
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
-				i = len(src)
-			} else {
-				i += j + 1
-			}
-		} else {
-			break
-		}
+	t, err := p.sc.Next()
+	if err != nil {
+		e := err.(*sexpr.Error)
+		return smtToken{}, p.errAt(e.Pos, e.Msg)
 	}
-	if i >= len(src) {
-		p.pos = len(src)
+	src, i := p.src, t.Pos
+	switch t.Kind {
+	case sexpr.EOF:
 		return smtToken{kind: tEOF, pos: i, end: i}, nil
+	case sexpr.Open:
+		return smtToken{kind: tLParen, pos: i, end: t.End}, nil
+	case sexpr.Close:
+		return smtToken{kind: tRParen, pos: i, end: t.End}, nil
+	case sexpr.String:
+		return smtToken{kind: tString, pos: i, end: t.End, text: src[i+1 : t.End-1]}, nil
+	case sexpr.Quoted:
+		return smtToken{kind: tQSymbol, pos: i, end: t.End, text: src[i+1 : t.End-1]}, nil
 	}
-	start := i
+	tok, err := p.lexeme(i, t.End)
+	if err != nil {
+		return smtToken{}, err
+	}
+	p.sc.Seek(tok.end)
+	return tok, nil
+}
+
+// lexeme reads the SMT-LIB lexeme at the start of the atom src[i:end].
+func (p *scriptParser) lexeme(i, end int) (smtToken, error) {
+	src := p.src[:end]
 	c := src[i]
-	var tok smtToken
+	tok := smtToken{pos: i}
 	switch {
-	case c == '(':
-		tok = smtToken{kind: tLParen, end: i + 1}
-	case c == ')':
-		tok = smtToken{kind: tRParen, end: i + 1}
-	case c == '"':
-		j := i + 1
-		for {
-			k := strings.IndexByte(src[j:], '"')
-			if k < 0 {
-				return smtToken{}, p.errAt(start, "unterminated string literal")
-			}
-			j += k + 1
-			if j < len(src) && src[j] == '"' {
-				j++
-				continue
-			}
-			break
-		}
-		tok = smtToken{kind: tString, end: j, text: src[i+1 : j-1]}
-	case c == '|':
-		k := strings.IndexByte(src[i+1:], '|')
-		if k < 0 {
-			return smtToken{}, p.errAt(start, "unterminated quoted symbol")
-		}
-		tok = smtToken{kind: tQSymbol, end: i + 2 + k, text: src[i+1 : i+1+k]}
 	case c == ':':
 		j := i + 1
 		for j < len(src) && symChar[src[j]] {
 			j++
 		}
 		if j == i+1 {
-			return smtToken{}, p.errAt(start, "empty keyword")
+			return smtToken{}, p.errAt(i, "empty keyword")
 		}
-		tok = smtToken{kind: tKeyword, end: j, text: src[i:j]}
+		tok.kind, tok.end, tok.text = tKeyword, j, src[i:j]
 	case c == '#':
 		if i+1 >= len(src) || (src[i+1] != 'x' && src[i+1] != 'b') {
-			return smtToken{}, p.errAt(start, "bad literal: '#' must start #x or #b")
+			return smtToken{}, p.errAt(i, "bad literal: '#' must start #x or #b")
 		}
 		j := i + 2
 		if src[i+1] == 'x' {
@@ -347,10 +338,10 @@ func (p *scriptParser) scan() (smtToken, error) {
 			what = "binary"
 		}
 		if j == i+2 {
-			return smtToken{}, p.errAt(start, "bad "+what+" literal: no digits after "+src[i:i+2])
+			return smtToken{}, p.errAt(i, "bad "+what+" literal: no digits after "+src[i:i+2])
 		}
 		if j < len(src) && symChar[src[j]] {
-			return smtToken{}, p.errAt(start, "bad "+what+" literal: unexpected "+strconv.QuoteRune(rune(src[j]))+" after the digits")
+			return smtToken{}, p.errAt(i, "bad "+what+" literal: unexpected "+strconv.QuoteRune(rune(src[j]))+" after the digits")
 		}
 		tok.end, tok.text = j, src[i+2:j]
 	case c >= '0' && c <= '9':
@@ -381,13 +372,11 @@ func (p *scriptParser) scan() (smtToken, error) {
 		for j < len(src) && symChar[src[j]] {
 			j++
 		}
-		tok = smtToken{kind: tSymbol, end: j, text: src[i:j]}
+		tok.kind, tok.end, tok.text = tSymbol, j, src[i:j]
 	default:
-		r, _ := utf8.DecodeRuneInString(src[i:])
-		return smtToken{}, p.errAt(start, "unexpected character "+strconv.QuoteRune(r))
+		r, _ := utf8.DecodeRuneInString(p.src[i:])
+		return smtToken{}, p.errAt(i, "unexpected character "+strconv.QuoteRune(r))
 	}
-	tok.pos = start
-	p.pos = tok.end
 	return tok, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/polyfuzz/polyfuzz/sexpr"
 )
 
 // SelfCheckReport is the outcome of [SelfCheck]: how many random ground terms the evaluator and
@@ -331,82 +333,16 @@ func dropWarnings(out string) string {
 	return strings.Join(kept, "\n")
 }
 
-// sexprItems splits s into its top-level s-expressions (atoms, string literals, quoted symbols,
-// parenthesised lists), dropping white space and comments.
+// sexprItems splits s into the texts of its top-level s-expressions (atoms, string literals,
+// quoted symbols, parenthesised lists), dropping white space and comments.
 func sexprItems(s string) ([]string, error) {
-	var items []string
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-			continue
-		case c == ';':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-			continue
-		case c == ')':
-			return nil, fmt.Errorf("unbalanced ')' in solver output")
-		}
-		start := i
-		depth := 0
-		for i < len(s) {
-			c := s[i]
-			switch c {
-			case '"':
-				i++
-				for i < len(s) {
-					if s[i] == '"' {
-						if i+1 < len(s) && s[i+1] == '"' {
-							i += 2
-							continue
-						}
-						break
-					}
-					i++
-				}
-				if i >= len(s) {
-					return nil, fmt.Errorf("unterminated string in solver output")
-				}
-				i++
-			case '|':
-				j := strings.IndexByte(s[i+1:], '|')
-				if j < 0 {
-					return nil, fmt.Errorf("unterminated quoted symbol in solver output")
-				}
-				i += j + 2
-			case ';':
-				for i < len(s) && s[i] != '\n' {
-					i++
-				}
-			case '(':
-				depth++
-				i++
-			case ')':
-				if depth == 0 {
-					return nil, fmt.Errorf("unbalanced ')' in solver output")
-				}
-				depth--
-				i++
-			case ' ', '\t', '\n', '\r':
-				if depth == 0 {
-					goto done
-				}
-				i++
-			default:
-				i++
-			}
-			if depth == 0 && (c == ')' || c == '"' || c == '|') {
-				break
-			}
-		}
-	done:
-		if depth != 0 {
-			return nil, fmt.Errorf("unbalanced '(' in solver output")
-		}
-		items = append(items, s[start:i])
+	nodes, err := sexpr.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("solver output: %w", err)
+	}
+	items := make([]string, len(nodes))
+	for i := range nodes {
+		items[i] = s[nodes[i].Pos:nodes[i].End]
 	}
 	return items, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/polyfuzz/polyfuzz/sexpr"
 )
 
 // finSort is the finite sort of a relation's column: a bit-vector of width bits, or Bool (width 0).
@@ -38,25 +40,25 @@ type schema struct {
 }
 
 // newSchema reads the define-sort, declare-rel and query commands of a statement.
-func newSchema(cmds []*node) *schema {
+func newSchema(cmds []sexpr.Node) *schema {
 	s := &schema{sorts: map[string]finSort{}, rels: map[string][]finSort{}}
 	for _, c := range cmds {
-		switch c.head() {
+		switch c.Head() {
 		case "define-sort":
-			if len(c.list) == 4 && c.list[2].isList && len(c.list[2].list) == 0 {
-				s.sorts[c.list[1].atom] = s.sort(c.list[3])
+			if len(c.List) == 4 && c.List[2].IsList() && len(c.List[2].List) == 0 {
+				s.sorts[c.List[1].Symbol()] = s.sort(&c.List[3])
 			}
 		case "declare-rel":
-			if len(c.list) >= 3 && c.list[2].isList {
+			if len(c.List) >= 3 && c.List[2].IsList() {
 				var cols []finSort
-				for _, a := range c.list[2].list {
-					cols = append(cols, s.sort(a))
+				for _, a := range c.List[2].List {
+					cols = append(cols, s.sort(&a))
 				}
-				s.rels[c.list[1].atom] = cols
+				s.rels[c.List[1].Symbol()] = cols
 			}
 		case "query":
-			if len(c.list) >= 2 && !c.list[1].isList {
-				s.queries = append(s.queries, c.list[1].atom)
+			if len(c.List) >= 2 && !c.List[1].IsList() {
+				s.queries = append(s.queries, c.List[1].Symbol())
 			}
 		}
 	}
@@ -64,18 +66,18 @@ func newSchema(cmds []*node) *schema {
 }
 
 // sort returns the sort an s-expression names.
-func (s *schema) sort(n *node) finSort {
-	if !n.isList {
-		if n.atom == "Bool" {
+func (s *schema) sort(n *sexpr.Node) finSort {
+	if !n.IsList() {
+		if n.Symbol() == "Bool" {
 			return finSort{}
 		}
-		if d, ok := s.sorts[n.atom]; ok {
+		if d, ok := s.sorts[n.Symbol()]; ok {
 			return d
 		}
 		return finSort{unknown: true}
 	}
-	if len(n.list) == 3 && n.list[0].atom == "_" && n.list[1].atom == "BitVec" {
-		if w, err := strconv.Atoi(n.list[2].atom); err == nil && w > 0 && w < 64 {
+	if len(n.List) == 3 && n.List[0].Symbol() == "_" && n.List[1].Symbol() == "BitVec" {
+		if w, err := strconv.Atoi(n.List[2].Symbol()); err == nil && w > 0 && w < 64 {
 			return finSort{width: w}
 		}
 	}
@@ -89,7 +91,7 @@ const maxExpand = 1 << 16
 // given sorts. An enumeration of tuples, which is what z3 prints, is read directly; any other
 // formula (true for a relation with columns, ranges, a column left open) is evaluated on every
 // tuple of the sorts' product, if it has at most maxExpand tuples.
-func tuples(f *node, cols []finSort) ([][]string, error) {
+func tuples(f *sexpr.Node, cols []finSort) ([][]string, error) {
 	if rows, ok := enumeration(f, len(cols)); ok {
 		return rows, nil
 	}
@@ -129,20 +131,20 @@ func tuples(f *node, cols []finSort) ([][]string, error) {
 
 // enumeration reads a formula of the form (or T...), T or false, where every T fixes every
 // variable: (and (= (:var 0) v0) ...), a single equality, or true for no variables.
-func enumeration(f *node, arity int) ([][]string, bool) {
-	if f.atom == "false" {
+func enumeration(f *sexpr.Node, arity int) ([][]string, bool) {
+	if f.Symbol() == "false" {
 		return nil, true
 	}
-	ds := []*node{f}
-	if f.head() == "or" {
-		ds = f.list[1:]
+	ds := []sexpr.Node{*f}
+	if f.Head() == "or" {
+		ds = f.List[1:]
 	}
 	rows := make([][]string, 0, len(ds))
 	for _, d := range ds {
-		lits := []*node{d}
-		if d.head() == "and" {
-			lits = d.list[1:]
-		} else if d.atom == "true" {
+		lits := []sexpr.Node{d}
+		if d.Head() == "and" {
+			lits = d.List[1:]
+		} else if d.Symbol() == "true" {
 			lits = nil
 		}
 		if len(lits) != arity {
@@ -150,7 +152,7 @@ func enumeration(f *node, arity int) ([][]string, bool) {
 		}
 		row := make([]string, arity)
 		for _, l := range lits {
-			i, v, ok := varEq(l)
+			i, v, ok := varEq(&l)
 			if !ok || i >= arity || row[i] != "" {
 				return nil, false
 			}
@@ -162,11 +164,11 @@ func enumeration(f *node, arity int) ([][]string, bool) {
 }
 
 // varEq reads (= (:var i) v) or (= v (:var i)) with v a literal.
-func varEq(l *node) (int, string, bool) {
-	if l.head() != "=" || len(l.list) != 3 {
+func varEq(l *sexpr.Node) (int, string, bool) {
+	if l.Head() != "=" || len(l.List) != 3 {
 		return 0, "", false
 	}
-	a, b := l.list[1], l.list[2]
+	a, b := &l.List[1], &l.List[2]
 	if _, ok := varIndex(a); !ok {
 		a, b = b, a
 	}
@@ -181,29 +183,29 @@ func varEq(l *node) (int, string, bool) {
 }
 
 // varIndex reads (:var i).
-func varIndex(n *node) (int, bool) {
-	if n.head() != ":var" || len(n.list) != 2 {
+func varIndex(n *sexpr.Node) (int, bool) {
+	if n.Head() != ":var" || len(n.List) != 2 {
 		return 0, false
 	}
-	i, err := strconv.Atoi(n.list[1].atom)
+	i, err := strconv.Atoi(n.List[1].Symbol())
 	return i, err == nil && i >= 0
 }
 
 // literal reads a bit-vector literal (#b..., #x..., (_ bvN W)) or a Boolean constant.
-func literal(n *node) (uint64, bool) {
+func literal(n *sexpr.Node) (uint64, bool) {
 	var v uint64
 	var err error
 	switch {
-	case n.atom == "true":
+	case n.Symbol() == "true":
 		return 1, true
-	case n.atom == "false":
+	case n.Symbol() == "false":
 		return 0, true
-	case strings.HasPrefix(n.atom, "#b"):
-		v, err = strconv.ParseUint(n.atom[2:], 2, 64)
-	case strings.HasPrefix(n.atom, "#x"):
-		v, err = strconv.ParseUint(n.atom[2:], 16, 64)
-	case n.isList && len(n.list) == 3 && n.list[0].atom == "_" && strings.HasPrefix(n.list[1].atom, "bv"):
-		v, err = strconv.ParseUint(n.list[1].atom[2:], 10, 64)
+	case strings.HasPrefix(n.Symbol(), "#b"):
+		v, err = strconv.ParseUint(n.Symbol()[2:], 2, 64)
+	case strings.HasPrefix(n.Symbol(), "#x"):
+		v, err = strconv.ParseUint(n.Symbol()[2:], 16, 64)
+	case n.IsList() && len(n.List) == 3 && n.List[0].Symbol() == "_" && strings.HasPrefix(n.List[1].Symbol(), "bv"):
+		v, err = strconv.ParseUint(n.List[1].Symbol()[2:], 10, 64)
 	default:
 		return 0, false
 	}
@@ -211,8 +213,8 @@ func literal(n *node) (uint64, bool) {
 }
 
 // eval evaluates a Boolean formula on the tuple vals.
-func eval(f *node, vals []uint64, cols []finSort) (bool, error) {
-	switch f.atom {
+func eval(f *sexpr.Node, vals []uint64, cols []finSort) (bool, error) {
+	switch f.Symbol() {
 	case "true":
 		return true, nil
 	case "false":
@@ -221,14 +223,14 @@ func eval(f *node, vals []uint64, cols []finSort) (bool, error) {
 	if i, ok := varIndex(f); ok && i < len(vals) && cols[i].width == 0 {
 		return vals[i] == 1, nil
 	}
-	if !f.isList || len(f.list) == 0 {
+	if !f.IsList() || len(f.List) == 0 {
 		return false, fmt.Errorf("cannot evaluate %s", clip(f.String()))
 	}
-	args := f.list[1:]
-	switch op := f.head(); op {
+	args := f.List[1:]
+	switch op := f.Head(); op {
 	case "and", "or":
 		for _, a := range args {
-			v, err := eval(a, vals, cols)
+			v, err := eval(&a, vals, cols)
 			if err != nil {
 				return false, err
 			}
@@ -241,26 +243,26 @@ func eval(f *node, vals []uint64, cols []finSort) (bool, error) {
 		if len(args) != 1 {
 			break
 		}
-		v, err := eval(args[0], vals, cols)
+		v, err := eval(&args[0], vals, cols)
 		return !v, err
 	case "=>":
 		if len(args) != 2 {
 			break
 		}
-		a, err := eval(args[0], vals, cols)
+		a, err := eval(&args[0], vals, cols)
 		if err != nil || !a {
 			return true, err
 		}
-		return eval(args[1], vals, cols)
+		return eval(&args[1], vals, cols)
 	case "=", "distinct", "bvule", "bvult", "bvuge", "bvugt":
 		if len(args) != 2 {
 			break
 		}
-		a, err := evalValue(args[0], vals)
+		a, err := evalValue(&args[0], vals)
 		if err != nil {
 			return false, err
 		}
-		b, err := evalValue(args[1], vals)
+		b, err := evalValue(&args[1], vals)
 		if err != nil {
 			return false, err
 		}
@@ -282,7 +284,7 @@ func eval(f *node, vals []uint64, cols []finSort) (bool, error) {
 }
 
 // evalValue evaluates a variable or a literal.
-func evalValue(n *node, vals []uint64) (uint64, error) {
+func evalValue(n *sexpr.Node, vals []uint64) (uint64, error) {
 	if i, ok := varIndex(n); ok {
 		if i >= len(vals) {
 			return 0, fmt.Errorf("variable %d of a relation of arity %d", i, len(vals))

@@ -4,38 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-func TestReadAll(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string // the top-level expressions, printed
-		err  bool
-	}{
-		{in: "(a (b c)) d", want: []string{"(a (b c))", "d"}},
-		{in: "(echo \"x \"\" ) y\") ; comment )\n(e)", want: []string{`(echo "x "" ) y")`, "(e)"}},
-		{in: "(declare-rel |a b| ())", want: []string{"(declare-rel a b ())"}},
-		{in: "", want: nil},
-		{in: "(a", err: true},
-		{in: "a)", err: true},
-		{in: `(echo "x)`, err: true},
-		{in: "(|x)", err: true},
-	}
-	for _, tc := range tests {
-		nodes, err := readAll(tc.in)
-		if (err != nil) != tc.err {
-			t.Errorf("readAll(%q) error = %v, want error %v", tc.in, err, tc.err)
-			continue
-		}
-		var got []string
-		for _, n := range nodes {
-			got = append(got, n.String())
-		}
-		if !slices.Equal(got, tc.want) {
-			t.Errorf("readAll(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
+	"github.com/polyfuzz/polyfuzz/sexpr"
+)
 
 func TestTuples(t *testing.T) {
 	bv2 := finSort{width: 2}
@@ -63,11 +34,11 @@ func TestTuples(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			nodes, err := readAll(tc.formula)
+			nodes, err := sexpr.Parse(tc.formula)
 			if err != nil || len(nodes) != 1 {
-				t.Fatalf("readAll: %v", err)
+				t.Fatalf("Parse: %v", err)
 			}
-			rows, err := tuples(nodes[0], tc.cols)
+			rows, err := tuples(&nodes[0], tc.cols)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error = %v, want one containing %q", err, tc.err)
@@ -93,7 +64,7 @@ func TestTuples(t *testing.T) {
 }
 
 func TestSchema(t *testing.T) {
-	nodes, err := readAll(`(define-sort $N () (_ BitVec 3)) (declare-rel r ($N (_ BitVec 5) Bool Int))
+	nodes, err := sexpr.Parse(`(define-sort $N () (_ BitVec 3)) (declare-rel r ($N (_ BitVec 5) Bool Int))
 		(declare-rel z ()) (query r :print-answer true) (query z)`)
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,8 @@
 // process, and Exec returns the context's error.
 //
 // z3 runs through package childproc: in a process group of its own, killed as a group, and
-// killed when polyfuzz dies. This package imports only fuzz and childproc, and runs on Linux.
+// killed when polyfuzz dies. This package imports only fuzz, childproc and sexpr, and runs on
+// Linux.
 package muz
 
 import (
@@ -52,6 +53,7 @@ import (
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/sexpr"
 	"github.com/polyfuzz/polyfuzz/targets/childproc"
 )
 
@@ -142,9 +144,9 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cmds, err := readAll(stmt)
+	cmds, err := sexpr.Parse(stmt)
 	if err != nil {
-		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "unbalanced", Err: err.Error()}, nil
+		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: "unbalanced", Err: "statement not sent: " + err.Error()}, nil
 	}
 	sch := newSchema(cmds)
 	t.seq++
@@ -152,12 +154,12 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	b := append(t.buf[:0], "(reset)\n"...)
 	k := 0
 	for _, c := range cmds {
-		isQuery := c.head() == "query"
+		isQuery := c.Head() == "query"
 		if isQuery {
 			b = appendEcho(b, marker, strconv.Itoa(k))
 			k++
 		}
-		b = append(b, stmt[c.start:c.end]...)
+		b = append(b, stmt[c.Pos:c.End]...)
 		b = append(b, '\n')
 		if isQuery {
 			b = appendEcho(b, marker, strconv.Itoa(k))
@@ -260,17 +262,16 @@ func answer(regions []string, sch *schema) *fuzz.Result {
 		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: code, Err: msg}
 	}
 	for i, r := range regions {
-		nodes, err := readAll(r)
+		nodes, err := sexpr.Parse(r)
 		if err != nil {
 			return fail("bad-answer", fmt.Sprintf("unreadable output %q: %v", clip(r), err))
 		}
-		var kept []*node
+		var kept []sexpr.Node
 		for _, n := range nodes {
-			if n.head() == "error" {
+			if n.Head() == "error" {
 				msg := n.String()
-				if len(n.list) == 2 && strings.HasPrefix(n.list[1].atom, `"`) {
-					a := n.list[1].atom
-					msg = strings.ReplaceAll(a[1:len(a)-1], `""`, `"`)
+				if len(n.List) == 2 && n.List[1].Kind == sexpr.String {
+					msg = sexpr.Unquote(n.List[1].Text)
 				}
 				return fail("error", msg)
 			}
@@ -302,14 +303,14 @@ func codeOf(err error) string {
 }
 
 // queryAnswer reads the answer of one query: sat and a formula, unsat, or unknown.
-func queryAnswer(nodes []*node, cols []finSort) ([][]string, error) {
+func queryAnswer(nodes []sexpr.Node, cols []finSort) ([][]string, error) {
 	switch {
-	case len(nodes) == 1 && nodes[0].atom == "unsat":
+	case len(nodes) == 1 && nodes[0].Symbol() == "unsat":
 		return nil, nil
-	case len(nodes) == 1 && nodes[0].atom == "unknown":
+	case len(nodes) == 1 && nodes[0].Symbol() == "unknown":
 		return nil, errUnknown
-	case len(nodes) == 2 && nodes[0].atom == "sat":
-		return tuples(nodes[1], cols)
+	case len(nodes) == 2 && nodes[0].Symbol() == "sat":
+		return tuples(&nodes[1], cols)
 	}
 	parts := make([]string, len(nodes))
 	for i, n := range nodes {

@@ -23,8 +23,9 @@
 //
 // # Rows
 //
-// The output is split into top-level s-expressions by a small reader (balanced parentheses,
-// "strings" with "" escapes, |quoted symbols|, ; comments skipped). Then:
+// The output is split into top-level s-expressions by package sexpr's lenient reader (balanced
+// parentheses, "strings" with "" escapes, |quoted symbols|, ; comments skipped; what a solver
+// left unclosed is closed at the end). Then:
 //
 //   - every bare atom (sat, unsat, unknown, unsupported, a string) is a row [atom];
 //   - a list of two-element lists, as (get-value ...) prints it, ((t1 v1) (t2 v2)), gives one row
@@ -74,6 +75,6 @@
 // the setup still find it. After a crash or a timeout the next Exec or Reset starts an empty
 // process.
 //
-// This package imports only fuzz and childproc, and runs on Linux (it uses process groups
-// and raw pipes).
+// This package imports only fuzz, childproc and sexpr, and runs on Linux (it uses process
+// groups and raw pipes).
 package smtproc

@@ -1,181 +1,34 @@
 package smtproc
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/sexpr"
 )
-
-// node is one parsed s-expression: an atom (symbol, keyword, numeral, "string", |symbol|), kept
-// as printed, or a list.
-type node struct {
-	atom   string
-	list   []node
-	isList bool
-}
-
-// reader splits solver output into s-expressions.
-type reader struct {
-	s []byte
-	i int
-}
-
-// skip passes whitespace and ; comments.
-func (r *reader) skip() {
-	for r.i < len(r.s) {
-		switch c := r.s[r.i]; {
-		case c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			r.i++
-		case c == ';':
-			for r.i < len(r.s) && r.s[r.i] != '\n' {
-				r.i++
-			}
-		default:
-			return
-		}
-	}
-}
-
-// next returns the next top-level s-expression, false at the end of the input. An unclosed list
-// or string ends at the end of the input.
-func (r *reader) next() (node, bool) {
-	r.skip()
-	if r.i >= len(r.s) {
-		return node{}, false
-	}
-	return r.expr(), true
-}
-
-func (r *reader) expr() node {
-	switch r.s[r.i] {
-	case '(':
-		r.i++
-		n := node{isList: true}
-		for {
-			r.skip()
-			if r.i >= len(r.s) {
-				return n
-			}
-			if r.s[r.i] == ')' {
-				r.i++
-				return n
-			}
-			n.list = append(n.list, r.expr())
-		}
-	case ')': // a stray closing parenthesis is an atom of its own
-		r.i++
-		return node{atom: ")"}
-	case '"':
-		start := r.i
-		r.i = stringEnd(r.s, r.i)
-		return node{atom: string(r.s[start:r.i])}
-	case '|':
-		start := r.i
-		r.i = quotedEnd(r.s, r.i)
-		return node{atom: string(r.s[start:r.i])}
-	}
-	start := r.i
-	for r.i < len(r.s) {
-		c := r.s[r.i]
-		if c <= ' ' || c == '(' || c == ')' || c == '"' || c == ';' {
-			break
-		}
-		r.i++
-	}
-	return node{atom: string(r.s[start:r.i])}
-}
-
-// stringEnd returns the index after the string literal that starts at s[i] == '"'.
-func stringEnd(s []byte, i int) int {
-	for i++; i < len(s); i++ {
-		if s[i] == '"' {
-			if i+1 < len(s) && s[i+1] == '"' {
-				i++
-				continue
-			}
-			return i + 1
-		}
-	}
-	return len(s)
-}
-
-// quotedEnd returns the index after the quoted symbol that starts at s[i] == '|'.
-func quotedEnd(s []byte, i int) int {
-	if j := bytes.IndexByte(s[i+1:], '|'); j >= 0 {
-		return i + 1 + j + 1
-	}
-	return len(s)
-}
-
-// text prints n back with single spaces between elements and none inside the parentheses.
-func (n *node) text() string {
-	if !n.isList {
-		return n.atom
-	}
-	var b strings.Builder
-	n.write(&b)
-	return b.String()
-}
-
-func (n *node) write(b *strings.Builder) {
-	if !n.isList {
-		b.WriteString(n.atom)
-		return
-	}
-	b.WriteByte('(')
-	for i := range n.list {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		n.list[i].write(b)
-	}
-	b.WriteByte(')')
-}
-
-// head returns the first element of a list if it is an atom.
-func (n *node) head() string {
-	if n.isList && len(n.list) > 0 && !n.list[0].isList {
-		return n.list[0].atom
-	}
-	return ""
-}
 
 // isPairs reports whether n is a non-empty list of two-element lists, the shape of a get-value
 // (or get-assignment) answer.
-func (n *node) isPairs() bool {
-	if !n.isList || len(n.list) == 0 {
+func isPairs(n *sexpr.Node) bool {
+	if !n.IsList() || len(n.List) == 0 {
 		return false
 	}
-	for i := range n.list {
-		if !n.list[i].isList || len(n.list[i].list) != 2 {
+	for i := range n.List {
+		if !n.List[i].IsList() || len(n.List[i].List) != 2 {
 			return false
 		}
 	}
 	return true
 }
 
-// unquote returns the contents of an SMT-LIB string literal ("" stands for "); other atoms are
-// returned as they are.
-func unquote(s string) string {
-	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
-		return s
-	}
-	return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
-}
-
 // errorMessage returns the message of an (error ...) response.
-func errorMessage(n *node) string {
-	if len(n.list) < 2 {
+func errorMessage(n *sexpr.Node) string {
+	if len(n.List) < 2 {
 		return "error"
 	}
-	parts := make([]string, 0, len(n.list)-1)
-	for i := 1; i < len(n.list); i++ {
-		if n.list[i].isList {
-			parts = append(parts, n.list[i].text())
-		} else {
-			parts = append(parts, unquote(n.list[i].atom))
-		}
+	parts := make([]string, 0, len(n.List)-1)
+	for i := 1; i < len(n.List); i++ {
+		parts = append(parts, sexpr.Unquote(n.List[i].String()))
 	}
 	return strings.TrimSpace(strings.Join(parts, " "))
 }
@@ -183,30 +36,27 @@ func errorMessage(n *node) string {
 // parseOutput turns a statement's output into a result, as described in the package doc.
 func parseOutput(out []byte) *fuzz.Result {
 	res := &fuzz.Result{Status: fuzz.StatusOK}
-	r := reader{s: out}
 	unsupported := false
-	for {
-		n, ok := r.next()
-		if !ok {
-			break
-		}
+	nodes := sexpr.ParseLenient(string(out))
+	for i := range nodes {
+		n := &nodes[i]
 		switch {
-		case !n.isList:
-			res.Rows = append(res.Rows, []string{n.atom})
-			if n.atom == "unsupported" {
+		case !n.IsList():
+			res.Rows = append(res.Rows, []string{n.Text})
+			if n.Text == "unsupported" {
 				unsupported = true
 			}
-		case n.head() == "error":
+		case n.Head() == "error":
 			if res.Status != fuzz.StatusEngineError {
-				res.Status, res.Code, res.Err = fuzz.StatusEngineError, "error", errorMessage(&n)
+				res.Status, res.Code, res.Err = fuzz.StatusEngineError, "error", errorMessage(n)
 			}
-		case n.isPairs():
-			for i := range n.list {
-				p := &n.list[i]
-				res.Rows = append(res.Rows, []string{p.list[0].text(), p.list[1].text()})
+		case isPairs(n):
+			for i := range n.List {
+				p := &n.List[i]
+				res.Rows = append(res.Rows, []string{p.List[0].String(), p.List[1].String()})
 			}
 		default:
-			res.Rows = append(res.Rows, []string{n.text()})
+			res.Rows = append(res.Rows, []string{n.String()})
 		}
 	}
 	if unsupported && res.Status == fuzz.StatusOK {
@@ -217,71 +67,45 @@ func parseOutput(out []byte) *fuzz.Result {
 
 // hasError reports whether out holds an (error ...) response.
 func hasError(out []byte) bool {
-	r := reader{s: out}
-	for {
-		n, ok := r.next()
-		if !ok {
-			return false
-		}
-		if n.head() == "error" {
+	nodes := sexpr.ParseLenient(string(out))
+	for i := range nodes {
+		if nodes[i].Head() == "error" {
 			return true
 		}
 	}
+	return false
 }
 
 // versionOf returns the string of a (:version "x") answer in out, or "".
 func versionOf(out []byte) string {
-	r := reader{s: out}
-	for {
-		n, ok := r.next()
-		if !ok {
-			return ""
-		}
-		if n.head() == ":version" && len(n.list) > 1 && !n.list[1].isList {
-			return unquote(n.list[1].atom)
+	nodes := sexpr.ParseLenient(string(out))
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Head() == ":version" && len(n.List) > 1 && !n.List[1].IsList() {
+			return sexpr.Unquote(n.List[1].Text)
 		}
 	}
+	return ""
 }
 
 // balanced reports whether every list, string and quoted symbol of stmt is closed, so that the
-// solver reads the sync marker after it as a command of its own.
+// solver reads the sync marker after it as a command of its own. A stray ')' is the solver's
+// error to report, not a protocol hazard.
 func balanced(stmt string) bool {
+	var s sexpr.Scanner
+	s.Reset(stmt)
 	depth := 0
-	for i := 0; i < len(stmt); i++ {
-		switch stmt[i] {
-		case '(':
+	for {
+		t, err := s.Next()
+		switch {
+		case err != nil:
+			return false
+		case t.Kind == sexpr.EOF:
+			return depth == 0
+		case t.Kind == sexpr.Open:
 			depth++
-		case ')':
-			depth-- // a stray ')' is the solver's error to report, not a protocol hazard
-			if depth < 0 {
-				depth = 0
-			}
-		case '"':
-			j := i + 1
-			for ; j < len(stmt); j++ {
-				if stmt[j] == '"' {
-					if j+1 < len(stmt) && stmt[j+1] == '"' {
-						j++
-						continue
-					}
-					break
-				}
-			}
-			if j >= len(stmt) {
-				return false
-			}
-			i = j
-		case '|':
-			j := strings.IndexByte(stmt[i+1:], '|')
-			if j < 0 {
-				return false
-			}
-			i += j + 1
-		case ';':
-			for i < len(stmt) && stmt[i] != '\n' {
-				i++
-			}
+		case t.Kind == sexpr.Close && depth > 0:
+			depth--
 		}
 	}
-	return depth == 0
 }
