@@ -2,7 +2,6 @@ package cyphergen
 
 import (
 	"math/rand/v2"
-	"sync"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
@@ -31,10 +30,7 @@ type Generator struct {
 	gen             string
 	avoid           map[string]bool
 	diff, partition bool
-
-	mu    sync.Mutex
-	cache map[uint64]*graphEntry
-	ring  []uint64 // insertion order, for eviction
+	graphs          *fuzz.SetupCache[*graphEntry]
 }
 
 type graphEntry struct {
@@ -47,7 +43,7 @@ type graphEntry struct {
 // when partition, never using a feature in avoid.
 func NewGenerator(o Options, avoid map[string]bool, diff, partition bool) *Generator {
 	return &Generator{o: o, gen: o.String(), avoid: avoid, diff: diff, partition: partition,
-		cache: map[uint64]*graphEntry{}}
+		graphs: fuzz.NewSetupCache[*graphEntry](graphCacheSize)}
 }
 
 // CasesPerSetup returns Options.Queries: how many consecutive cases share one graph.
@@ -73,28 +69,13 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	return c, nil
 }
 
-// graph returns the graph of a setup seed, from the cache when it is there.
+// graph returns the graph of a setup seed, from the cache or built once.
 func (g *Generator) graph(setup uint64) (*graphEntry, error) {
-	g.mu.Lock()
-	ge, ok := g.cache[setup]
-	g.mu.Unlock()
-	if ok {
-		return ge, nil
-	}
-	gr, err := Generate(g.o, setup)
-	if err != nil {
-		return nil, err
-	}
-	ge = &graphEntry{gi: newGraphInfo(gr), setup: gr.Statements()}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if _, ok := g.cache[setup]; !ok {
-		if len(g.ring) == graphCacheSize {
-			delete(g.cache, g.ring[0])
-			g.ring = g.ring[1:]
+	return g.graphs.Get(setup, func() (*graphEntry, error) {
+		gr, err := Generate(g.o, setup)
+		if err != nil {
+			return nil, err
 		}
-		g.cache[setup] = ge
-		g.ring = append(g.ring, setup)
-	}
-	return g.cache[setup], nil
+		return &graphEntry{gi: newGraphInfo(gr), setup: gr.Statements()}, nil
+	})
 }

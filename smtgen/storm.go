@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"sync"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
@@ -32,10 +31,7 @@ type Generator struct {
 	opts  Options
 	seeds []*Seed
 	ref   RefFunc
-
-	mu    sync.Mutex
-	pools map[uint64]*pool
-	order []uint64
+	pools *fuzz.SetupCache[*pool]
 }
 
 // New returns a generator over seeds (at least one); ref gives reference models (nil: random
@@ -48,7 +44,7 @@ func New(o Options, seeds []*Seed, ref RefFunc) (*Generator, error) {
 	if len(seeds) == 0 {
 		return nil, fmt.Errorf("smtgen: no usable seeds")
 	}
-	return &Generator{opts: n, seeds: seeds, ref: ref, pools: map[uint64]*pool{}}, nil
+	return &Generator{opts: n, seeds: seeds, ref: ref, pools: fuzz.NewSetupCache[*pool](poolCache)}, nil
 }
 
 // Options returns the generator's options with defaults applied.
@@ -77,6 +73,7 @@ type pool struct {
 	constr      [2][]formula
 }
 
+// poolCache is how many pools a Generator keeps; each worker walks one pool at a time.
 const poolCache = 16
 
 // Generate returns the case of seed s.
@@ -199,30 +196,9 @@ func (p *pool) pick(r *rand.Rand) formula {
 	panic("smtgen: empty pool") // pool() never returns an empty pool
 }
 
-// pool returns the pool of setup seed ss, building it on first use.
+// pool returns the pool of setup seed ss, from the cache or built once.
 func (g *Generator) pool(ss uint64) (*pool, error) {
-	g.mu.Lock()
-	p := g.pools[ss]
-	g.mu.Unlock()
-	if p != nil {
-		return p, nil
-	}
-	p, err := g.buildPool(ss)
-	if err != nil {
-		return nil, err
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if q := g.pools[ss]; q != nil {
-		return q, nil
-	}
-	g.pools[ss] = p
-	g.order = append(g.order, ss)
-	if len(g.order) > poolCache {
-		delete(g.pools, g.order[0])
-		g.order = g.order[1:]
-	}
-	return p, nil
+	return g.pools.Get(ss, func() (*pool, error) { return g.buildPool(ss) })
 }
 
 // buildPool picks the seed and model of setup seed ss and fills the pool. A seed whose fragments

@@ -3,7 +3,6 @@ package sqlgen
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
@@ -26,12 +25,8 @@ type Generator struct {
 	gen   string
 	norec bool
 	// fams are the TLP layouts each case carries ("tlp", "having", "distinct", "groupby", "agg").
-	fams []string
-
-	mu    sync.Mutex
-	cache map[uint64]*setup
-	ring  [cacheSize]uint64 // insertion order, for eviction
-	used  int
+	fams   []string
+	setups *fuzz.SetupCache[*setup]
 }
 
 // New returns a generator for the options, or an error naming the valid choices when the dialect
@@ -42,12 +37,12 @@ func New(o Options) (*Generator, error) {
 		return nil, err
 	}
 	return &Generator{
-		o:     n,
-		d:     dialects[n.Dialect],
-		gen:   n.String(),
-		norec: slices.Contains(n.Oracles, OracleNoREC),
-		fams:  tlpFamilies(n.Oracles),
-		cache: make(map[uint64]*setup, cacheSize),
+		o:      n,
+		d:      dialects[n.Dialect],
+		gen:    n.String(),
+		norec:  slices.Contains(n.Oracles, OracleNoREC),
+		fams:   tlpFamilies(n.Oracles),
+		setups: fuzz.NewSetupCache[*setup](cacheSize),
 	}, nil
 }
 
@@ -138,30 +133,15 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	return c, nil
 }
 
-// setup returns the cached setup for a setup seed, generating it on a miss.
+// setup returns the setup of a setup seed, from the cache or built once.
 func (g *Generator) setup(ss uint64) *setup {
-	g.mu.Lock()
-	st, ok := g.cache[ss]
-	g.mu.Unlock()
-	if ok {
-		return st
-	}
-	if g.d.typed != nil {
-		st = buildTypedSetup(g.d, &g.o, newRNG(fuzz.Mix(ss^setupSalt), ss))
-	} else {
-		st = buildSetup(g.d, &g.o, newRNG(fuzz.Mix(ss^setupSalt), ss))
-	}
-	g.mu.Lock()
-	if _, ok := g.cache[ss]; !ok {
-		slot := g.used % cacheSize
-		if g.used >= cacheSize {
-			delete(g.cache, g.ring[slot])
+	st, _ := g.setups.Get(ss, func() (*setup, error) {
+		r := newRNG(fuzz.Mix(ss^setupSalt), ss)
+		if g.d.typed != nil {
+			return buildTypedSetup(g.d, &g.o, r), nil
 		}
-		g.ring[slot] = ss
-		g.used++
-		g.cache[ss] = st
-	}
-	g.mu.Unlock()
+		return buildSetup(g.d, &g.o, r), nil
+	})
 	return st
 }
 

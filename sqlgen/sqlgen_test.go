@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -601,6 +602,23 @@ func BenchmarkGenerateSetup(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		g.Generate(uint64(i) << fuzz.SetupBits) // a new setup every time
 	}
+}
+
+// BenchmarkGenerateParallel generates from one generator on every CPU, each goroutine walking
+// setups of its own as campaign workers do, so that they share the setup cache.
+func BenchmarkGenerateParallel(b *testing.B) {
+	g := mustNew(b, Options{})
+	var worker atomic.Uint64
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		w := worker.Add(1)
+		for i := uint64(0); pb.Next(); i++ {
+			if _, err := g.Generate((w<<20+i/100)<<fuzz.SetupBits | i%100); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
 
 func TestListCandidates(t *testing.T) {
