@@ -13,7 +13,7 @@ import (
 
 // ReplayResult says what replaying a finding showed.
 type ReplayResult struct {
-	Record *Record
+	Record *Record // the stored finding
 	// Regenerated is true when the generator, given the finding's seed, made exactly the stored
 	// case; RegenChecked is false when no generator was given.
 	Regenerated, RegenChecked bool
@@ -21,7 +21,7 @@ type ReplayResult struct {
 	// finding), to compare with Record.OracleTitle(); Reduced is "" too when the finding has no
 	// reduced case.
 	Original, Reduced string
-	HasReduced        bool
+	HasReduced        bool // the finding has a reduced case
 	// Finding is the oracle's finding on the original case, if any.
 	Finding *fuzz.Finding
 }

@@ -22,16 +22,16 @@ import (
 // Config describes a campaign. Fields marked required must be set; the zero value of the others
 // is a sensible default.
 type Config struct {
-	Command string // the command line, for campaign.json
-	Domain  string // required
-	Gen     fuzz.Generator
-	Oracles []fuzz.Oracle // required
+	Command string         // the command line, for campaign.json
+	Domain  string         // required
+	Gen     fuzz.Generator // required
+	Oracles []fuzz.Oracle  // required
 	// Open opens one worker's targets (several for a differential campaign). Required.
 	Open    func(ctx context.Context) ([]fuzz.Target, error)
-	Reducer fuzz.Reducer // nil: findings are stored unreduced
-	Format  Format       // how cases are printed; nil: only JSON
-	Store   *Store       // required
-	Seed    uint64
+	Reducer fuzz.Reducer  // nil: findings are stored unreduced
+	Format  Format        // how cases are printed; nil: only JSON
+	Store   *Store        // required
+	Seed    uint64        // the campaign seed
 	Budget  time.Duration // 0: no time limit
 	Tests   int64         // 0: no limit on the number of cases
 	// MaxFindings stops the campaign after this many new unique findings; 0: no limit.

@@ -48,21 +48,21 @@ type Info struct {
 	Polyfuzz string `json:"polyfuzz,omitempty"`
 	// Fault is the fault spec planted in the first engine, "" for none.
 	Fault   string          `json:"fault,omitempty"`
-	Command string          `json:"command"`
+	Command string          `json:"command"` // the command line, without secrets
 	Domain  string          `json:"domain"`
-	Seed    uint64          `json:"seed"`
-	Options json.RawMessage `json:"options"`
-	Targets []TargetInfo    `json:"targets"`
+	Seed    uint64          `json:"seed"`    // the campaign seed: case i uses hash(seed, i)
+	Options json.RawMessage `json:"options"` // the engine settings
+	Targets []TargetInfo    `json:"targets"` // the engines and their versions
 	Oracles []string        `json:"oracles"`
 	Workers int             `json:"workers"`
 	// Budget is the time limit in seconds and TestLimit the limit on tests; 0: none.
 	Budget    float64   `json:"budget_s,omitempty"`
 	TestLimit int64     `json:"test_limit,omitempty"`
 	Start     time.Time `json:"start"`
-	End       time.Time `json:"end,omitempty"`
+	End       time.Time `json:"end,omitempty"` // zero while it runs, or if it was killed
 	// Stop says why the campaign ended: "budget", "tests", "findings", "interrupted", "error".
 	Stop   string  `json:"stop,omitempty"`
-	Totals *Sample `json:"totals,omitempty"`
+	Totals *Sample `json:"totals,omitempty"` // the totals at the end; nil before
 }
 
 // TargetInfo names one engine and its version.

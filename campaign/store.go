@@ -36,16 +36,16 @@ const PlantedMark = "[planted fault] "
 
 // Record is finding.json: everything needed to understand and replay one finding.
 type Record struct {
-	Format string `json:"format"`
+	Format string `json:"format"` // RecordFormat
 	// Title is the oracle's title, behind PlantedMark when the finding came from a planted
 	// fault; it is the dedup key.
 	Title   string       `json:"title"`
-	Kind    fuzz.Kind    `json:"kind"`
-	Oracle  string       `json:"oracle"`
-	Domain  string       `json:"domain"`
-	Targets []TargetInfo `json:"targets"`
-	Gen     string       `json:"gen"`
-	Seed    uint64       `json:"seed"`
+	Kind    fuzz.Kind    `json:"kind"`    // what went wrong: wrong result, crash, ...
+	Oracle  string       `json:"oracle"`  // the oracle that saw it
+	Domain  string       `json:"domain"`  // sql, smt, graph, datalog
+	Targets []TargetInfo `json:"targets"` // the campaign's engines and versions
+	Gen     string       `json:"gen"`     // the generator options that made the case
+	Seed    uint64       `json:"seed"`    // the seed of the stored (original) case
 	// Expected and Actual are what the oracle expected and saw on the stored case: the reduced
 	// case once there is one, the original case before.
 	Expected string `json:"expected"`
@@ -54,22 +54,22 @@ type Record struct {
 	// case once a reduced case took their place; "" until then.
 	OriginalExpected string   `json:"original_expected,omitempty"`
 	OriginalActual   string   `json:"original_actual,omitempty"`
-	Roles            []string `json:"roles,omitempty"`
+	Roles            []string `json:"roles,omitempty"` // the queries the finding is about; nil: all
 	// Options are the campaign's engine settings that rebuild its targets (engines, fault,
 	// isolation), as the domain encodes them.
 	Options     json.RawMessage `json:"options,omitempty"`
-	Status      string          `json:"status"`
+	Status      string          `json:"status"`                // one of the Status constants
 	Reliability string          `json:"reliability,omitempty"` // "3/3": re-runs that reproduced it
 	FirstSeen   time.Time       `json:"first_seen"`
 	LastSeen    time.Time       `json:"last_seen"`
-	Hits        int64           `json:"hits"`
+	Hits        int64           `json:"hits"` // cases that gave this title, in every campaign on OUT
 	// Examples are the seeds of the first few cases that hit this finding.
 	Examples []uint64 `json:"examples"`
 	// Statements counts setup statements plus queries, before and after reduction.
 	Statements        int    `json:"statements"`
 	ReducedStatements int    `json:"reduced_statements,omitempty"`
-	Replay            string `json:"replay"`
-	Note              string `json:"note,omitempty"`
+	Replay            string `json:"replay"`         // the command line that replays it
+	Note              string `json:"note,omitempty"` // why it was not reduced, if it was not
 	// Fault is the fault spec planted in the first engine (targets/fault) when the finding came
 	// from a planted fault, not from the engine itself; "" for a real finding.
 	Fault string `json:"fault,omitempty"`
@@ -89,7 +89,7 @@ func (r *Record) OracleTitle() string { return strings.TrimPrefix(r.Title, Plant
 // Nothing is ever deleted. The store holds DIR's lock from OpenStore to Close. It is safe for
 // concurrent use.
 type Store struct {
-	Dir string
+	Dir string // the output directory, OUT
 
 	mu       sync.Mutex // guards the records, dirty and warnings
 	byTitle  map[string]*Record
@@ -271,9 +271,9 @@ func Hash(title string) string {
 
 // Meta is what the runner knows about a finding beyond the oracle's report.
 type Meta struct {
-	Targets []TargetInfo
-	Options json.RawMessage
-	Format  Format
+	Targets []TargetInfo    // the campaign's engines
+	Options json.RawMessage // the engine settings that rebuild the targets
+	Format  Format          // prints cases; nil: only JSON
 	// Replay is the command line that replays a finding directory (given as its argument).
 	Replay func(dir string) string
 	// Fault is the fault spec planted in the first engine, "" for none; it marks the title.
