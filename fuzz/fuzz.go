@@ -114,6 +114,12 @@ type Result struct {
 	Err string `json:"err,omitempty"`
 }
 
+// CodeUnexpectedAnswer is the Code of a StatusEngineError result whose engine answered outside
+// its protocol (a solver that prints "banana" where a check-sat wants sat, unsat or unknown): the
+// engine misbehaved rather than rejected the statement. The error oracle titles it "unexpected
+// answer" without the answer, which varies from case to case.
+const CodeUnexpectedAnswer = "unexpected-answer"
+
 // Failed reports whether the statement did not answer normally.
 func (r *Result) Failed() bool { return r == nil || r.Status != StatusOK }
 

@@ -13,7 +13,8 @@ import (
 type Expect func(scope, code, msg string) bool
 
 // Errors reports crashes, hangs and unexpected engine errors, in the setup and in the queries.
-// Expected errors (per Expect) pass; every other engine error is a finding.
+// Expected errors (per Expect) pass; every other engine error is a finding. An answer outside
+// the engine's protocol (Code fuzz.CodeUnexpectedAnswer) is titled "unexpected answer".
 type Errors struct {
 	Expect Expect
 	// SkipTimeouts makes a statement over its timeout a skipped check ("timeout") instead of a
@@ -111,6 +112,9 @@ func (o Errors) classify(c *fuzz.Case, runs []fuzz.Run, target, scope string, r 
 		}
 		f.Kind = fuzz.KindUnexpectedError
 		f.Title = fuzz.Title("error", target, r.Code+" "+errSummary(r.Err))
+		if r.Code == fuzz.CodeUnexpectedAnswer {
+			f.Title = fuzz.Title("error", target, "unexpected answer")
+		}
 		f.Actual = fmt.Sprintf("%s: %s (in the %s)", r.Code, r.Err, scope)
 	default:
 		return nil

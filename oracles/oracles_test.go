@@ -87,6 +87,9 @@ func TestErrors(t *testing.T) {
 			"crash: sqlite: child signal: segmentation fault", fuzz.KindCrash},
 		{"hang", ok(), &fuzz.Result{Status: fuzz.StatusTimeout}, "hang: sqlite: statement select ran over its timeout", fuzz.KindHang},
 		{"timeout skipped", ok(), &fuzz.Result{Status: fuzz.StatusTimeout}, "", 0},
+		{"unexpected answer", ok(), &fuzz.Result{Status: fuzz.StatusEngineError, Code: fuzz.CodeUnexpectedAnswer,
+			Err: `unexpected answer: "banana" where check-sat 1 of 1 wants sat, unsat or unknown`},
+			"error: sqlite: unexpected answer", fuzz.KindUnexpectedError},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

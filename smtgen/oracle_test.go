@@ -74,6 +74,7 @@ func TestExpectError(t *testing.T) {
 		{"error", "line 9 column 57: unknown constant const (Int) (Array Int Int)", true},
 		{"error", "line 2 column 3: invalid function declaration, symbol expected", false},
 		{"error", "ASSERTION VIOLATION", false},
+		{fuzz.CodeUnexpectedAnswer, `unexpected answer: "not-supported" where check-sat 1 of 1 wants sat, unsat or unknown`, false},
 	}
 	for _, tc := range tests {
 		if got := ExpectError("query", tc.code, tc.msg); got != tc.want {

@@ -39,6 +39,8 @@ func TestSMTFaultsFire(t *testing.T) {
 			"model: wrong-model.sh: invalid model of a qf_lia instance", "invalid-model", nil},
 		{"solver dies", "die.sh", "lia_schedule.smt2", "sat",
 			"crash: die.sh: die.sh exited with status n (signal n, segmentation fault)", "crash", nil},
+		{"garbage answer", "banana.sh", "lia_schedule.smt2", "error",
+			"error: banana.sh: unexpected answer", "unexpected-error", nil},
 		{"two solvers disagree", "unsat.sh", "lia_schedule.smt2", "diff",
 			"diff: z3 vs unsat.sh: answers sat vs unsat", "wrong-result", []string{"--solver", "z3"}},
 	}

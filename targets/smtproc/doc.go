@@ -37,6 +37,13 @@
 //   - any other list (a model, a get-info answer) is one row [text];
 //   - an "unsupported" atom leaves the status OK and sets Code "unsupported".
 //
+// Every top-level check-sat, check-sat-assuming and check-sat-using of the statement must be
+// answered sat, unsat or unknown. When fewer of these answers came, and no error or unsupported
+// explains it, the solver answered outside SMT-LIB (a wrapper that prints "banana"): the result
+// is fuzz.StatusEngineError with Code fuzz.CodeUnexpectedAnswer and Err naming the first other
+// atom (or "nothing"), which the error oracle reports as "error: NAME: unexpected answer"
+// instead of the answer oracles skipping it.
+//
 // # Timeouts
 //
 // Options.Timeout bounds one statement. It is also passed to the solver as its own per-query soft

@@ -1,6 +1,8 @@
 package smtproc
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -88,24 +90,72 @@ func versionOf(out []byte) string {
 	return ""
 }
 
-// balanced reports whether every list, string and quoted symbol of stmt is closed, so that the
-// solver reads the sync marker after it as a command of its own. A stray ')' is the solver's
-// error to report, not a protocol hazard.
-func balanced(stmt string) bool {
+// stmtShape is what a statement's text says about its answers.
+type stmtShape struct {
+	// balanced says that every list, string and quoted symbol is closed, so that the solver
+	// reads the sync marker after it as a command of its own. A stray ')' is the solver's error
+	// to report, not a protocol hazard.
+	balanced bool
+	// checks counts the top-level check-sat, check-sat-assuming and check-sat-using commands,
+	// each of which must be answered sat, unsat or unknown.
+	checks int
+}
+
+// shapeOf reads stmt's shape.
+func shapeOf(stmt string) stmtShape {
 	var s sexpr.Scanner
 	s.Reset(stmt)
-	depth := 0
+	var sh stmtShape
+	depth, head := 0, false
 	for {
 		t, err := s.Next()
 		switch {
 		case err != nil:
-			return false
+			return sh
 		case t.Kind == sexpr.EOF:
-			return depth == 0
+			sh.balanced = depth == 0
+			return sh
 		case t.Kind == sexpr.Open:
+			head = depth == 0
 			depth++
+			continue
 		case t.Kind == sexpr.Close && depth > 0:
 			depth--
+		case head && t.Kind == sexpr.Atom:
+			switch stmt[t.Pos:t.End] {
+			case "check-sat", "check-sat-assuming", "check-sat-using":
+				sh.checks++
+			}
+		}
+		head = false
+	}
+}
+
+// checkAnswers makes res an engine error with Code fuzz.CodeUnexpectedAnswer when it holds fewer
+// sat, unsat or unknown answers than the statement has check-sat commands and nothing else
+// explains that (an (error ...), an unsupported): the solver answered something else, such as
+// "banana", or nothing at all.
+func checkAnswers(res *fuzz.Result, checks int) {
+	if checks == 0 || res.Status != fuzz.StatusOK || res.Code == "unsupported" {
+		return
+	}
+	answers, other := 0, ""
+	for _, row := range res.Rows {
+		switch {
+		case len(row) != 1:
+		case row[0] == "sat" || row[0] == "unsat" || row[0] == "unknown":
+			answers++
+		case other == "":
+			other = row[0]
 		}
 	}
+	if answers >= checks {
+		return
+	}
+	got := "nothing"
+	if other != "" {
+		got = strconv.Quote(clip([]byte(other), 100))
+	}
+	res.Status, res.Code = fuzz.StatusEngineError, fuzz.CodeUnexpectedAnswer
+	res.Err = fmt.Sprintf("unexpected answer: %s where check-sat %d of %d wants sat, unsat or unknown", got, answers+1, checks)
 }

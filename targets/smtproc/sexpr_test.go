@@ -72,28 +72,68 @@ func TestVersionOf(t *testing.T) {
 	}
 }
 
-func TestBalanced(t *testing.T) {
+func TestShapeOf(t *testing.T) {
 	tests := []struct {
-		stmt string
-		want bool
+		stmt     string
+		balanced bool
+		checks   int
 	}{
-		{"(check-sat)", true},
-		{"(set-logic QF_LIA)(declare-fun x () Int)(assert (> x 0))(check-sat)", true},
-		{"", true},
-		{"(assert (> x 0)", false},
-		{`(echo "a)b")`, true},
-		{`(echo "a""b")`, true},
-		{`(echo "abc)`, false},
-		{"(declare-fun |x)y| () Int)", true},
-		{"(declare-fun |x () Int)", false},
-		{"(check-sat) ; (unclosed comment", true},
-		{"(check-sat)) (push 1)", true}, // the stray ')' is the solver's to report
-		{"(assert ; comment )\n true)", true},
+		{"(check-sat)", true, 1},
+		{"(set-logic QF_LIA)(declare-fun x () Int)(assert (> x 0))(check-sat)", true, 1},
+		{"", true, 0},
+		{"(assert (> x 0)", false, 0},
+		{`(echo "a)b")`, true, 0},
+		{`(echo "a""b")`, true, 0},
+		{`(echo "abc)`, false, 0},
+		{"(declare-fun |x)y| () Int)", true, 0},
+		{"(declare-fun |x () Int)", false, 0},
+		{"(check-sat) ; (unclosed comment", true, 1},
+		{"(check-sat)) (push 1)", true, 1}, // the stray ')' is the solver's to report
+		{"(assert ; comment )\n true)", true, 0},
+		{"(push 1)(check-sat-assuming (p))(pop 1)(check-sat-using smt)(check-sat)", true, 3},
+		{`(echo "(check-sat)")(assert (check-sat x))( check-sat )`, true, 1},
+		{"(declare-fun |check-sat| () Bool)(check-sat", false, 1},
 	}
 	for _, tc := range tests {
-		if got := balanced(tc.stmt); got != tc.want {
-			t.Errorf("balanced(%q) = %v, want %v", tc.stmt, got, tc.want)
+		if got := shapeOf(tc.stmt); got.balanced != tc.balanced || got.checks != tc.checks {
+			t.Errorf("shapeOf(%q) = %+v, want balanced %v, %d check-sats", tc.stmt, got, tc.balanced, tc.checks)
 		}
+	}
+}
+
+func TestCheckAnswers(t *testing.T) {
+	unexpected := func(msg string) fuzz.Result {
+		return fuzz.Result{Status: fuzz.StatusEngineError, Code: fuzz.CodeUnexpectedAnswer, Err: msg}
+	}
+	tests := []struct {
+		name   string
+		out    string
+		checks int
+		want   fuzz.Result
+	}{
+		{"answered", "sat\n", 1, fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"sat"}}}},
+		{"no check-sat", "banana\n", 0, fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"banana"}}}},
+		{"garbage", "banana\n", 1, unexpected(`unexpected answer: "banana" where check-sat 1 of 1 wants sat, unsat or unknown`)},
+		{"garbage second", "unsat\nbanana\n((x 1))\n", 2,
+			unexpected(`unexpected answer: "banana" where check-sat 2 of 2 wants sat, unsat or unknown`)},
+		{"warning and answer", "WARNING\nsat\n", 1, fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"WARNING"}, {"sat"}}}},
+		{"nothing", "", 1, unexpected("unexpected answer: nothing where check-sat 1 of 1 wants sat, unsat or unknown")},
+		{"only a model", "((x 1))\n", 1, unexpected("unexpected answer: nothing where check-sat 1 of 1 wants sat, unsat or unknown")},
+		{"error explains", "(error \"no logic\")\n", 1, fuzz.Result{Status: fuzz.StatusEngineError, Code: "error", Err: "no logic"}},
+		{"unsupported explains", "unsupported\n", 1, fuzz.Result{Status: fuzz.StatusOK, Code: "unsupported",
+			Rows: [][]string{{"unsupported"}}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := parseOutput([]byte(tc.out))
+			checkAnswers(got, tc.checks)
+			if got.Status != fuzz.StatusOK {
+				got.Rows = nil // kept, but not the point here
+			}
+			if !reflect.DeepEqual(*got, tc.want) {
+				t.Errorf("checkAnswers(%q, %d)\n got %+v\nwant %+v", tc.out, tc.checks, *got, tc.want)
+			}
+		})
 	}
 }
 

@@ -67,7 +67,7 @@ type Target struct {
 	replay   bool
 
 	wbuf, out, mbuf []byte
-	bal             []bool
+	shapes          []stmtShape
 	closed          bool
 
 	// Starts counts the solver processes started, for statistics.
@@ -333,12 +333,12 @@ func (t *Target) pipeline(ctx context.Context, stmts []string, res []*fuzz.Resul
 		w = append(w, "(reset)\n"...)
 		t.pendingReset = false
 	}
-	t.bal = t.bal[:0]
+	t.shapes = t.shapes[:0]
 	seq := t.seq
 	for _, s := range stmts {
-		ok := balanced(s)
-		t.bal = append(t.bal, ok)
-		if !ok {
+		sh := shapeOf(s)
+		t.shapes = append(t.shapes, sh)
+		if !sh.balanced {
 			continue
 		}
 		t.seq++
@@ -373,7 +373,7 @@ func (t *Target) pipeline(ctx context.Context, stmts []string, res []*fuzz.Resul
 		}
 	}()
 	for k, s := range stmts {
-		if !t.bal[k] {
+		if !t.shapes[k].balanced {
 			r := unbalancedResult
 			res[k] = &r
 			continue
@@ -401,6 +401,7 @@ func (t *Target) pipeline(ctx context.Context, stmts []string, res []*fuzz.Resul
 			return k + 1, nil
 		}
 		res[k] = parseOutput(out)
+		checkAnswers(res[k], t.shapes[k].checks)
 		t.logStmt(s)
 		if fired { // the deadline fired as the answer came: the process is being killed
 			t.lose(true)

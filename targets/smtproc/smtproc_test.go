@@ -536,3 +536,31 @@ func TestLargeStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestUnexpectedAnswer runs z3 behind testdata/smt-faults/banana.sh, which prints banana for
+// every sat: such an answer is an engine error with Code fuzz.CodeUnexpectedAnswer (which the
+// error oracle reports as "error: banana.sh: unexpected answer"), not a silent OK; unsat passes.
+func TestUnexpectedAnswer(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	wrapper, err := filepath.Abs("../../testdata/smt-faults/banana.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := open(t, Options{Name: "banana.sh", Command: []string{wrapper}, Timeout: 5 * time.Second})
+	tests := []struct {
+		stmt string
+		want fuzz.Result
+	}{
+		{"(declare-fun x () Int)(assert (> x 0))(check-sat)", fuzz.Result{Status: fuzz.StatusEngineError,
+			Code: fuzz.CodeUnexpectedAnswer, Rows: [][]string{{"banana"}},
+			Err: `unexpected answer: "banana" where check-sat 1 of 1 wants sat, unsat or unknown`}},
+		{"(declare-fun x () Int)(assert (> x x))(check-sat)", fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"unsat"}}}},
+		{"(echo \"banana\")", fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"banana"}}}}, // no check-sat
+	}
+	for _, tc := range tests {
+		reset(t, tg)
+		if r := exec1(t, tg, tc.stmt); !reflect.DeepEqual(*r, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.stmt, *r, tc.want)
+		}
+	}
+}
