@@ -103,6 +103,9 @@ func DefaultOptions() Options {
 	}
 }
 
+// propTypeChoices are the types Options.PropTypes may hold.
+var propTypeChoices = []Type{Integer, Float, String, Boolean}
+
 // form describes o's fields for genopts, which prints, parses and checks them.
 func (o *Options) form() genopts.Form {
 	return genopts.Form{Prefix: "cyphergen: options", Name: "gdsmith", Fields: []genopts.Field{
@@ -126,7 +129,7 @@ func (o *Options) form() genopts.Form {
 		genopts.Int("order", &o.Order, 0, 100),
 		genopts.Int("guided", &o.Guided, 0, 1),
 		genopts.Int("queries", &o.Queries, 1, 1<<16),
-		genopts.List("proptypes", "property type", &o.PropTypes, []Type{Integer, Float, String, Boolean}, Type.String),
+		genopts.List("proptypes", "property type", &o.PropTypes, propTypeChoices, Type.String),
 	}}
 }
 

@@ -23,6 +23,7 @@ const (
 // concurrent use.
 type Generator struct {
 	opts Options
+	gen  string // opts.String(), the Gen of every case
 }
 
 // NewGenerator returns a generator with options o.
@@ -31,7 +32,7 @@ func NewGenerator(o Options) (*Generator, error) {
 		return nil, err
 	}
 	o.Types = append([]Type(nil), o.Types...)
-	return &Generator{opts: o}, nil
+	return &Generator{opts: o, gen: o.String()}, nil
 }
 
 // Options returns the generator's options.
@@ -49,7 +50,7 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	}
 	return &fuzz.Case{
 		Domain: "datalog",
-		Gen:    g.opts.String(),
+		Gen:    g.gen,
 		Seed:   seed,
 		Queries: []fuzz.Query{
 			{Role: RoleOrig, Text: "// original\n" + orig.String()},

@@ -89,6 +89,9 @@ func DefaultOptions() Options {
 	}
 }
 
+// typeChoices are the attribute types Options.Types may hold.
+var typeChoices = []Type{Number, Symbol}
+
 // form describes o's fields for genopts, which prints, parses and checks them.
 func (o *Options) form() genopts.Form {
 	return genopts.Form{Prefix: "datalog: options", Name: "queryfuzz", Fields: []genopts.Field{
@@ -108,7 +111,7 @@ func (o *Options) form() genopts.Form {
 		genopts.Int("symbol-order", &o.SymbolOrder, 0, 100),
 		genopts.Int("max-body", &o.MaxBody, 1, 64),
 		genopts.Int("nonempty", &o.NonEmpty, 0, 100),
-		genopts.List("types", "type", &o.Types, []Type{Number, Symbol}, Type.String),
+		genopts.List("types", "type", &o.Types, typeChoices, Type.String),
 	}}
 }
 

@@ -20,77 +20,147 @@ type Range struct {
 // String returns "MIN..MAX".
 func (r Range) String() string { return strconv.Itoa(r.Min) + ".." + strconv.Itoa(r.Max) }
 
-// Field is one option of a [Form]: its key and how its value is printed, read and checked. Make
-// one with [Span], [Int], [IntOrNone], [Bool], [Choice] or [List].
+// Field is one option of a [Form]: its key and where its value lives. Make one with [Span],
+// [Int], [IntOrNone], [Bool], [Choice] or [List].
 type Field struct {
-	Key   string
-	print func() string
-	parse func(v string) error // v is the text after "key="
-	check func() error
+	Key string
+	// Exactly one of these is set.
+	span *Range
+	num  *int
+	flag *bool
+	word *string
+	list listField
+	// none: num is an IntOrNone. lo and hi bound a span or number; what names a word or list item
+	// in errors, and choices are the words allowed.
+	none    bool
+	lo, hi  int
+	what    string
+	choices []string
+}
+
+// listField is a [List] field, whatever its item type.
+type listField interface {
+	appendText(b []byte) []byte
+	parse(key, what, v string) error
+	check(key, what string) error
 }
 
 // Span is a field holding a Range, written MIN..MAX, whose ends must lie within lo..hi.
 func Span(key string, p *Range, lo, hi int) Field {
-	return Field{Key: key,
-		print: func() string { return p.String() },
-		parse: func(v string) error {
-			a, b, ok := strings.Cut(v, "..")
-			m, err1 := strconv.Atoi(a)
-			n, err2 := strconv.Atoi(b)
-			if !ok || err1 != nil || err2 != nil {
-				return fmt.Errorf("%s=%q: want MIN..MAX", key, v)
-			}
-			*p = Range{m, n}
-			return nil
-		},
-		check: func() error {
-			switch {
-			case p.Min > p.Max:
-				return fmt.Errorf("%s=%s: write %s=MIN..MAX with MIN <= MAX", key, p, key)
-			case p.Min < lo || p.Max > hi:
-				return fmt.Errorf("%s=%s out of range; keep it within %d..%d", key, p, lo, hi)
-			}
-			return nil
-		}}
+	return Field{Key: key, span: p, lo: lo, hi: hi}
 }
 
 // Int is a field holding an integer within lo..hi.
 func Int(key string, p *int, lo, hi int) Field {
-	return Field{Key: key,
-		print: func() string { return strconv.Itoa(*p) },
-		parse: func(v string) error { return parseInt(key, v, p) },
-		check: func() error { return checkInt(key, *p, lo, hi) }}
+	return Field{Key: key, num: p, lo: lo, hi: hi}
 }
 
 // IntOrNone is a field holding a count within 0..hi in options where a zero field takes its
 // default and a negative one means none: the text 0 is stored as -1, and a negative count is
 // printed as 0.
 func IntOrNone(key string, p *int, hi int) Field {
-	return Field{Key: key,
-		print: func() string { return strconv.Itoa(max(*p, 0)) },
-		parse: func(v string) error {
-			var n int
-			if err := parseInt(key, v, &n); err != nil {
-				return err
-			}
-			if err := checkInt(key, n, 0, hi); err != nil {
+	return Field{Key: key, num: p, none: true, lo: 0, hi: hi}
+}
+
+// Bool is a field holding a Boolean, printed true or false (any form strconv.ParseBool takes
+// is read).
+func Bool(key string, p *bool) Field {
+	return Field{Key: key, flag: p}
+}
+
+// Choice is a field holding one of choices; what names such a value in errors ("dialect").
+func Choice(key, what string, p *string, choices []string) Field {
+	return Field{Key: key, word: p, what: what, choices: choices}
+}
+
+// List is a field holding a list of choices, at least one, each at most once, written as their
+// names separated by commas; what names one item in errors ("oracle").
+func List[T comparable](key, what string, p *[]T, choices []T, name func(T) string) Field {
+	return Field{Key: key, what: what, list: &list[T]{p: p, choices: choices, name: name}}
+}
+
+// appendText appends the field's value as text.
+func (fl *Field) appendText(b []byte) []byte {
+	switch {
+	case fl.span != nil:
+		b = strconv.AppendInt(b, int64(fl.span.Min), 10)
+		b = append(b, ".."...)
+		return strconv.AppendInt(b, int64(fl.span.Max), 10)
+	case fl.num != nil && fl.none:
+		return strconv.AppendInt(b, int64(max(*fl.num, 0)), 10)
+	case fl.num != nil:
+		return strconv.AppendInt(b, int64(*fl.num), 10)
+	case fl.flag != nil:
+		return strconv.AppendBool(b, *fl.flag)
+	case fl.word != nil:
+		return append(b, *fl.word...)
+	}
+	return fl.list.appendText(b)
+}
+
+// parse reads v, the text after "key=", into the field. Errors leave out the form's prefix.
+func (fl *Field) parse(v string) error {
+	key := fl.Key
+	switch {
+	case fl.span != nil:
+		a, b, ok := strings.Cut(v, "..")
+		m, err1 := strconv.Atoi(a)
+		n, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil {
+			return fmt.Errorf("%s=%q: want MIN..MAX", key, v)
+		}
+		*fl.span = Range{m, n}
+	case fl.num != nil:
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%s=%q: want an integer", key, v)
+		}
+		if fl.none {
+			if err := checkInt(key, n, fl.lo, fl.hi); err != nil {
 				return err
 			}
 			if n == 0 {
 				n = -1
 			}
-			*p = n
-			return nil
-		},
-		check: func() error { return checkInt(key, max(*p, 0), 0, hi) }}
+		}
+		*fl.num = n
+	case fl.flag != nil:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("%s=%q: want true or false", key, v)
+		}
+		*fl.flag = b
+	case fl.word != nil:
+		*fl.word = v
+	default:
+		return fl.list.parse(key, fl.what, v)
+	}
+	return nil
 }
 
-func parseInt(key, v string, p *int) error {
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return fmt.Errorf("%s=%q: want an integer", key, v)
+// check reports a value out of its bounds or not among its choices. Errors leave out the form's
+// prefix.
+func (fl *Field) check() error {
+	key := fl.Key
+	switch {
+	case fl.span != nil:
+		switch r := *fl.span; {
+		case r.Min > r.Max:
+			return fmt.Errorf("%s=%s: write %s=MIN..MAX with MIN <= MAX", key, r, key)
+		case r.Min < fl.lo || r.Max > fl.hi:
+			return fmt.Errorf("%s=%s out of range; keep it within %d..%d", key, r, fl.lo, fl.hi)
+		}
+	case fl.num != nil && fl.none:
+		return checkInt(key, max(*fl.num, 0), fl.lo, fl.hi)
+	case fl.num != nil:
+		return checkInt(key, *fl.num, fl.lo, fl.hi)
+	case fl.word != nil:
+		if !slices.Contains(fl.choices, *fl.word) {
+			return fmt.Errorf("%s: unknown %s %q; use %s", key, fl.what, *fl.word, strings.Join(fl.choices, ", "))
+		}
+	case fl.list != nil:
+		return fl.list.check(key, fl.what)
 	}
-	*p = n
 	return nil
 }
 
@@ -101,83 +171,64 @@ func checkInt(key string, n, lo, hi int) error {
 	return nil
 }
 
-// Bool is a field holding a Boolean, printed true or false (any form strconv.ParseBool takes
-// is read).
-func Bool(key string, p *bool) Field {
-	return Field{Key: key,
-		print: func() string { return strconv.FormatBool(*p) },
-		parse: func(v string) error {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return fmt.Errorf("%s=%q: want true or false", key, v)
-			}
-			*p = b
-			return nil
-		},
-		check: func() error { return nil }}
+// list is a [List] field of items of type T.
+type list[T comparable] struct {
+	p       *[]T
+	choices []T
+	name    func(T) string
 }
 
-// Choice is a field holding one of choices; what names such a value in errors ("dialect").
-func Choice(key, what string, p *string, choices []string) Field {
-	return Field{Key: key,
-		print: func() string { return *p },
-		parse: func(v string) error { *p = v; return nil },
-		check: func() error {
-			if !slices.Contains(choices, *p) {
-				return fmt.Errorf("%s: unknown %s %q; use %s", key, what, *p, strings.Join(choices, ", "))
-			}
-			return nil
-		}}
-}
-
-// List is a field holding a list of choices, at least one, each at most once, written as their
-// names separated by commas; what names one item in errors ("oracle").
-func List[T comparable](key, what string, p *[]T, choices []T, name func(T) string) Field {
-	names := make([]string, len(choices))
-	for i, c := range choices {
-		names[i] = name(c)
+func (l *list[T]) appendText(b []byte) []byte {
+	for i, it := range *l.p {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, l.name(it)...)
 	}
-	use := strings.Join(names, ", ")
-	return Field{Key: key,
-		print: func() string {
-			var b strings.Builder
-			for i, it := range *p {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(name(it))
-			}
-			return b.String()
-		},
-		parse: func(v string) error {
-			var items []T // "key=" is the empty list, which check rejects
-			if v != "" {
-				for s := range strings.SplitSeq(v, ",") {
-					i := slices.Index(names, s)
-					if i < 0 {
-						return fmt.Errorf("%s: unknown %s %q; use %s", key, what, s, use)
-					}
-					items = append(items, choices[i])
-				}
-			}
-			*p = items
-			return nil
-		},
-		check: func() error {
-			items := *p
-			if len(items) == 0 {
-				return fmt.Errorf("%s is empty; name at least one of %s", key, use)
-			}
-			for i, it := range items {
-				if !slices.Contains(choices, it) {
-					return fmt.Errorf("%s: unknown %s %q; use %s", key, what, name(it), use)
-				}
-				if slices.Contains(items[:i], it) {
-					return fmt.Errorf("%s: %s listed twice; name it once", key, name(it))
+	return b
+}
+
+// use lists the names of the choices, for errors.
+func (l *list[T]) use() string {
+	names := make([]string, len(l.choices))
+	for i, c := range l.choices {
+		names[i] = l.name(c)
+	}
+	return strings.Join(names, ", ")
+}
+
+func (l *list[T]) parse(key, what, v string) error {
+	var items []T // "key=" is the empty list, which check rejects
+	if v != "" {
+	items:
+		for s := range strings.SplitSeq(v, ",") {
+			for _, c := range l.choices {
+				if l.name(c) == s {
+					items = append(items, c)
+					continue items
 				}
 			}
-			return nil
-		}}
+			return fmt.Errorf("%s: unknown %s %q; use %s", key, what, s, l.use())
+		}
+	}
+	*l.p = items
+	return nil
+}
+
+func (l *list[T]) check(key, what string) error {
+	items := *l.p
+	if len(items) == 0 {
+		return fmt.Errorf("%s is empty; name at least one of %s", key, l.use())
+	}
+	for i, it := range items {
+		if !slices.Contains(l.choices, it) {
+			return fmt.Errorf("%s: unknown %s %q; use %s", key, what, l.name(it), l.use())
+		}
+		if slices.Contains(items[:i], it) {
+			return fmt.Errorf("%s: %s listed twice; name it once", key, l.name(it))
+		}
+	}
+	return nil
 }
 
 // Form is a generator's options as text: Name{key=value ...}, the fields in order. Errors start
@@ -190,19 +241,19 @@ type Form struct {
 
 // String prints the options in canonical form: every field, in order.
 func (f Form) String() string {
-	var b strings.Builder
-	b.WriteString(f.Name)
-	b.WriteByte('{')
-	for i, fl := range f.Fields {
+	b := make([]byte, 0, 256)
+	b = append(b, f.Name...)
+	b = append(b, '{')
+	for i := range f.Fields {
 		if i > 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		b.WriteString(fl.Key)
-		b.WriteByte('=')
-		b.WriteString(fl.print())
+		b = append(b, f.Fields[i].Key...)
+		b = append(b, '=')
+		b = f.Fields[i].appendText(b)
 	}
-	b.WriteByte('}')
-	return b.String()
+	b = append(b, '}')
+	return string(b)
 }
 
 // Parse reads s into the fields; keys left out keep their values. Unknown and repeated keys and
@@ -251,8 +302,8 @@ func (f Form) keys() string {
 // Check reports the first field, in order, whose value is out of its bounds (a range whose Min
 // exceeds its Max too), not among its choices, or a list that is empty or repeats an item.
 func (f Form) Check() error {
-	for _, fl := range f.Fields {
-		if err := fl.check(); err != nil {
+	for i := range f.Fields {
+		if err := f.Fields[i].check(); err != nil {
 			return fmt.Errorf("%s: %w", f.Prefix, err)
 		}
 	}

@@ -132,3 +132,16 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkForm measures what generators do with their options per case or per setup: check
+// them and print them.
+func BenchmarkForm(b *testing.B) {
+	o := defaultToy()
+	b.ReportAllocs()
+	for b.Loop() {
+		f := o.form()
+		if f.Check() != nil || f.String() == "" {
+			b.Fatal("bad toy options")
+		}
+	}
+}

@@ -29,6 +29,12 @@ const (
 	ConnRich  = "rich"  // AND, NOT, OR, XOR, =>, ITE and Boolean =
 )
 
+// The valid values of Options.Models and Options.Connectives.
+var (
+	modelChoices = []string{ModelsBoth, ModelsRef, ModelsRandom}
+	connChoices  = []string{ConnRich, ConnStorm}
+)
+
 // Options configure the STORM [Generator]. A zero field takes its default.
 type Options struct {
 	// MaxDepth bounds the Boolean nesting of pool formulas (D_max, default 64).
@@ -93,8 +99,8 @@ func (o *Options) form() genopts.Form {
 		genopts.Int("mutants", &o.Mutants, 1, 1<<fuzz.SetupBits),
 		genopts.IntOrNone("incremental", &o.Incremental, 100),
 		genopts.IntOrNone("tactics", &o.Tactics, 100),
-		genopts.Choice("models", "model source", &o.Models, []string{ModelsBoth, ModelsRef, ModelsRandom}),
-		genopts.Choice("connectives", "connectives", &o.Connectives, []string{ConnRich, ConnStorm}),
+		genopts.Choice("models", "model source", &o.Models, modelChoices),
+		genopts.Choice("connectives", "connectives", &o.Connectives, connChoices),
 	}}
 }
 

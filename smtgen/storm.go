@@ -29,6 +29,7 @@ const (
 // instance. The evaluator checks every instance before it is returned.
 type Generator struct {
 	opts  Options
+	gen   string // opts.String(), the Gen of every case
 	seeds []*Seed
 	ref   RefFunc
 	pools *fuzz.SetupCache[*pool]
@@ -44,7 +45,7 @@ func New(o Options, seeds []*Seed, ref RefFunc) (*Generator, error) {
 	if len(seeds) == 0 {
 		return nil, fmt.Errorf("smtgen: no usable seeds")
 	}
-	return &Generator{opts: n, seeds: seeds, ref: ref, pools: fuzz.NewSetupCache[*pool](poolCache)}, nil
+	return &Generator{opts: n, gen: n.String(), seeds: seeds, ref: ref, pools: fuzz.NewSetupCache[*pool](poolCache)}, nil
 }
 
 // Options returns the generator's options with defaults applied.
@@ -83,7 +84,7 @@ func (g *Generator) Generate(s uint64) (*fuzz.Case, error) {
 		return nil, err
 	}
 	r := rand.New(rand.NewPCG(s, 0x5703))
-	c := &fuzz.Case{Domain: "smt", Gen: g.opts.String(), Seed: s}
+	c := &fuzz.Case{Domain: "smt", Gen: g.gen, Seed: s}
 	k := 1 + r.IntN(g.opts.MaxAsserts)
 	asserts := make([]*Term, 0, k)
 	for range k {

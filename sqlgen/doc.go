@@ -11,7 +11,8 @@
 // [Options.String] and the seed. The setup (CREATE TABLE, INSERT, CREATE INDEX, CREATE VIEW,
 // UPDATE, DELETE, ANALYZE, REINDEX, VACUUM, PRAGMA ...; one statement per string, no trailing
 // semicolon) depends only on fuzz.SetupSeed(seed), so Options.QueriesPerDB consecutive seeds
-// share it; the queries depend on the whole seed. Generated setups are cached.
+// share it; the queries depend on the whole seed. Generated setups are kept in a
+// [fuzz.SetupCache], so workers that walk the same setup build it once.
 //
 // Every case holds one predicate p and one FROM clause f (tables and views, joined with INNER,
 // LEFT, RIGHT, FULL, CROSS or NATURAL joins and ON conditions), recorded as Params["pred"] and

@@ -20,6 +20,9 @@ const (
 // oracleNames lists the valid oracles in their canonical order.
 var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg}
 
+// dialectChoices lists the valid dialects, sorted.
+var dialectChoices = dialectNames()
+
 // defaultOracles are the layouts a case carries when Options.Oracles is empty.
 var defaultOracles = []string{OracleNoREC, OracleTLPWhere}
 
@@ -125,7 +128,7 @@ func (o Options) normalized() Options {
 // and checks them.
 func (o *Options) form() genopts.Form {
 	return genopts.Form{Prefix: "sqlgen: options", Name: "sqlgen", Fields: []genopts.Field{
-		genopts.Choice("dialect", "dialect", &o.Dialect, dialectNames()),
+		genopts.Choice("dialect", "dialect", &o.Dialect, dialectChoices),
 		genopts.List("oracles", "oracle", &o.Oracles, oracleNames, func(s string) string { return s }),
 		genopts.Int("queries", &o.QueriesPerDB, 1, 1<<fuzz.SetupBits),
 		genopts.Int("tables", &o.MaxTables, 1, 16),
