@@ -77,23 +77,134 @@ func ParseScript(text string) (setup []string, queries []fuzz.Query) {
 	return setup, queries
 }
 
-// Repro writes a script that saves the case and runs it on every engine.
-func (f Format) Repro(c *fuzz.Case, roles []string, header string) []byte {
+// Repro returns repro.sh: a bash script that saves the case and runs it with `polyfuzz graph run`
+// ($POLYFUZZ names the binary; neither cypher-shell nor redis-cli is at hand, and redis-cli would
+// print FalkorDB's compact replies raw) on the engines, each server engine at the URL its
+// environment variable holds, prints each engine's rows (and Neo4j's version, warning on stderr
+// when it is not the one the finding was recorded on), and judges the finding as its oracle did:
+//
+//   - diff: every engine that answers must return the same rows (as sorted canonical lines);
+//   - tlp-where (partitioning): on each blamed engine the original query's rows must be, as a
+//     multiset, the rows of its three partitions;
+//   - a crash or an error whose recorded message is printed again, a hang (a timeout).
+//
+// It exits 0 when the finding reproduces, 1 when it does not, 2 when it cannot tell (no polyfuzz,
+// an engine's URL unset, an engine that did not answer, a planted fault).
+func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 	var b strings.Builder
-	b.WriteString("#!/usr/bin/env bash\n")
-	for _, line := range strings.Split(header, "\n") {
-		b.WriteString("# " + line + "\n")
+	fuzz.WriteReproHeader(&b, in.Header)
+	b.WriteString("set -u\n" + fuzz.ReproHelpers)
+	if in.Fault != "" {
+		b.WriteString(in.PlantedExit())
+		return []byte(b.String())
 	}
-	b.WriteString("set -u\ncd \"$(mktemp -d)\"\n")
+	roles := in.Roles
+	judge := graphJudgeFor(in)
+	if judge == "crash" || judge == "hang" || judge == "error" {
+		roles = nil
+	}
+	b.WriteString("cd \"$tmp\" || exit 2\npf=${POLYFUZZ:-polyfuzz}\n")
+	b.WriteString("command -v \"$pf\" >/dev/null || cannot \"$pf not found: the case runs with 'polyfuzz graph run' (set POLYFUZZ)\"\n")
 	fmt.Fprintf(&b, "cat > case.cypher <<'POLYFUZZ_EOF'\n%sPOLYFUZZ_EOF\n", Format{}.CaseText(c, roles))
-	for _, e := range f.Engines {
+	b.WriteString("# rows ENGINE ROLE prints ENGINE's rows for the query of ROLE, sorted; nothing when it did not answer.\n")
+	b.WriteString("rows() { awk -v r=\"== $2\" '$0 == r { on = 1; head = 1; next } /^== / { on = 0 } on && head { head = 0; next } on && /^\\([0-9]+ rows\\)$/ { on = 0 } on' \"$tmp/$1.out\" | LC_ALL=C sort; }\n")
+	b.WriteString("# answered ENGINE ROLE says whether ENGINE printed a row count for ROLE.\n")
+	b.WriteString("answered() { awk -v r=\"== $2\" '$0 == r { on = 1; next } /^== / { on = 0 } on && /^\\([0-9]+ rows\\)$/ { ok = 1 } END { exit !ok }' \"$tmp/$1.out\"; }\n")
+	engines := f.Engines
+	if judge != "diff" {
+		var blamed []string
+		for _, e := range engines {
+			if slices.Contains(in.Blamed, e) {
+				blamed = append(blamed, e)
+			}
+		}
+		if len(blamed) > 0 {
+			engines = blamed
+		}
+	}
+	for _, e := range engines {
 		arg := e
 		if env := f.Env[e]; env != "" {
-			arg = fmt.Sprintf("%s=\"${%s:?set %s to the engine's URL}\"", e, env, env)
+			fmt.Fprintf(&b, "[ -n \"${%s:-}\" ] || cannot %s\n", env, fuzz.ShellQuote("set "+env+" to "+e+"'s URL"))
+			arg = fmt.Sprintf("%s=\"$%s\"", e, env)
+			if e == "neo4j" {
+				b.WriteString("printf '// ---- version\\nCALL dbms.components() YIELD versions RETURN versions[0] AS v;\\n' > version.cypher\n")
+				fmt.Fprintf(&b, "version neo4j %s \"$(\"$pf\" graph run --engine %s version.cypher 2>&1 | sed -n 3p)\"\n", fuzz.ShellQuote(in.Version(e)), arg)
+			}
 		}
-		fmt.Fprintf(&b, "echo '== %s'\npolyfuzz graph run --engine %s case.cypher\n", e, arg)
+		fmt.Fprintf(&b, "echo '== %s'\nlimit %s \"$pf\" graph run --engine %s case.cypher >\"$tmp/%s.out\" 2>&1\necho $? >\"$tmp/%s.status\"\ncat \"$tmp/%s.out\"\n",
+			e, in.ReproLimit(), arg, e, e, e)
+	}
+	b.WriteString("\n")
+	list := strings.Join(engines, " ")
+	switch judge {
+	case "diff":
+		role := ""
+		for _, r := range in.Roles {
+			if _, ok := c.Query(r); ok {
+				role = r
+				break
+			}
+		}
+		if role == "" && len(c.Queries) > 0 {
+			role = c.Queries[0].Role
+		}
+		fmt.Fprintf(&b, "# diff: every engine that answers must return the same rows for %s.\nfirst=\nsame=1\nn=0\nfor e in %s; do\n", role, list)
+		fmt.Fprintf(&b, "\tanswered \"$e\" %s || { echo \"repro.sh: $e did not answer\" >&2; continue; }\n", fuzz.ShellQuote(role))
+		fmt.Fprintf(&b, "\trows \"$e\" %s >\"$tmp/$e.rows\"\n\tn=$((n + 1))\n\tif [ -z \"$first\" ]; then first=$e; continue; fi\n", fuzz.ShellQuote(role))
+		b.WriteString("\tif ! cmp -s \"$tmp/$first.rows\" \"$tmp/$e.rows\"; then\n\t\techo \"repro.sh: $e returns other rows than $first (< $first only, > $e only):\"\n" +
+			"\t\tdiff \"$tmp/$first.rows\" \"$tmp/$e.rows\" | grep '^[<>]' | head -n 10\n\t\tsame=0\n\tfi\ndone\n")
+		b.WriteString("[ \"$n\" -ge 2 ] || cannot \"fewer than two engines answered\"\n")
+		b.WriteString("if [ \"$same\" = 0 ]; then echo \"repro.sh: the bug reproduces\"; exit 0; fi\necho \"repro.sh: the bug does not reproduce: the engines return the same rows\"\nexit 1\n")
+	case "tlp":
+		b.WriteString("# tlp-where: the original query's rows must be, as a multiset, its partitions' rows.\nres=1\n")
+		fmt.Fprintf(&b, "for e in %s; do\n\tok=1\n\tfor r in tlp.orig tlp.p tlp.notp tlp.null; do answered \"$e\" \"$r\" || ok=0; done\n", list)
+		b.WriteString("\tif [ \"$ok\" = 0 ]; then echo \"repro.sh: $e did not answer every query\" >&2; res=2; continue; fi\n")
+		b.WriteString("\trows \"$e\" tlp.orig >\"$tmp/orig\"\n\t{ rows \"$e\" tlp.p; rows \"$e\" tlp.notp; rows \"$e\" tlp.null; } | LC_ALL=C sort >\"$tmp/parts\"\n")
+		b.WriteString("\tif ! cmp -s \"$tmp/orig\" \"$tmp/parts\"; then\n\t\techo \"repro.sh: on $e the partitions' rows differ from the original rows (< missing from the partitions, > added by them):\"\n" +
+			"\t\tdiff \"$tmp/orig\" \"$tmp/parts\" | grep '^[<>]' | head -n 10\n\t\techo \"repro.sh: the bug reproduces on $e\"; exit 0\n\tfi\ndone\n")
+		b.WriteString("[ \"$res\" = 1 ] && echo \"repro.sh: the bug does not reproduce: the partitions give the original rows\"\nexit \"$res\"\n")
+	case "crash", "hang", "error":
+		msg, _, _ := strings.Cut(in.Actual, "\n")
+		if m, ok := strings.CutSuffix(msg, " (in the query)"); ok {
+			msg = m
+		}
+		if len(msg) > 60 {
+			msg = strings.ToValidUTF8(msg[:60], "")
+		}
+		fmt.Fprintf(&b, "for e in %s; do\n", list)
+		if judge == "hang" {
+			b.WriteString("\tif [ \"$(cat \"$tmp/$e.status\")\" = 124 ] || grep -qiE 'timeout|timed out' \"$tmp/$e.out\"; then echo \"repro.sh: $e ran over its time: the bug reproduces\"; exit 0; fi\n")
+		} else if msg != "" {
+			fmt.Fprintf(&b, "\tif grep -qF -- %s \"$tmp/$e.out\"; then echo \"repro.sh: $e fails as recorded: the bug reproduces\"; exit 0; fi\n", fuzz.ShellQuote(msg))
+		} else {
+			b.WriteString("\tcannot 'the finding recorded no message to look for'\n")
+		}
+		b.WriteString("done\necho \"repro.sh: the bug does not reproduce\"\nexit 1\n")
+	default:
+		fmt.Fprintf(&b, "echo %s >&2\nexit 2\n", fuzz.ShellQuote("repro.sh: cannot judge: no shell judge for the oracle "+in.Oracle+"; run the replay line above"))
 	}
 	return []byte(b.String())
+}
+
+// graphJudgeFor names the judge of a finding: "diff", "tlp", "crash", "hang", "error", or "" when
+// there is none.
+func graphJudgeFor(in fuzz.ReproInfo) string {
+	switch in.Kind {
+	case fuzz.KindCrash:
+		return "crash"
+	case fuzz.KindHang:
+		return "hang"
+	case fuzz.KindUnexpectedError:
+		return "error"
+	}
+	switch in.Oracle {
+	case "diff":
+		return "diff"
+	case "tlp-where":
+		return "tlp"
+	}
+	return ""
 }
 
 // ShowValue prints a canonical graph value (cypherval's Canon text) in Cypher's notation, for a

@@ -1,9 +1,19 @@
 package cyphergen
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/cypherval"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
 func TestShowValue(t *testing.T) {
@@ -44,5 +54,149 @@ func TestShowValue(t *testing.T) {
 		if got := ShowValue(tc.in); got != tc.want {
 			t.Errorf("ShowValue(%q) = %s, want %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+// polyfuzzBinary returns the polyfuzz binary the reproducers run the case with: $POLYFUZZ, or
+// one built from this module once per test run. A module that does not build skips the test
+// (fails it in CI).
+var polyfuzzBinary = func() func(t *testing.T) string {
+	var once sync.Once
+	var path, failure string
+	return func(t *testing.T) string {
+		t.Helper()
+		once.Do(func() {
+			if p := os.Getenv("POLYFUZZ"); p != "" {
+				path = p
+				return
+			}
+			dir, err := os.MkdirTemp("", "polyfuzz-repro-test")
+			if err != nil {
+				failure = err.Error()
+				return
+			}
+			path = filepath.Join(dir, "polyfuzz")
+			if out, err := exec.Command("go", "build", "-o", path, "github.com/polyfuzz/polyfuzz/cmd/polyfuzz").CombinedOutput(); err != nil {
+				failure = fmt.Sprintf("go build: %v\n%s", err, out)
+			}
+		})
+		if failure != "" {
+			if testenv.InCI() {
+				t.Fatalf("no polyfuzz binary: %s", failure)
+			}
+			t.Skipf("no polyfuzz binary: %s", failure)
+		}
+		return path
+	}
+}()
+
+// runRepro writes script to a file, runs it with bash and the extra environment, and returns its
+// exit status and output.
+func runRepro(t *testing.T, script []byte, env ...string) (int, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "repro.sh")
+	if err := os.WriteFile(path, script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", path)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, string(out)
+	case errors.As(err, &exit):
+		return exit.ExitCode(), string(out)
+	}
+	t.Fatalf("running the reproducer: %v\n%s", err, out)
+	return -1, ""
+}
+
+// loadCase reads a recorded graph finding's reduced case.
+func loadCase(t *testing.T, name string) *fuzz.Case {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "graph-findings", name, "reduced.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &fuzz.Case{}
+	if err := json.Unmarshal(b, c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestRepro runs reproducers on polyfuzz's reference evaluator, which is right by definition: a
+// partition case whose partition queries were altered to lose rows reproduces (exit 0), the
+// recorded FalkorDB partition case does not on the reference (exit 1), and what cannot be judged
+// exits 2. The recorded engine findings run too when their servers' URLs are set.
+func TestRepro(t *testing.T) {
+	pf := polyfuzzBinary(t)
+	partition := loadCase(t, "falkordb-partition-optional")
+	lossy := partition.Clone()
+	for i, q := range lossy.Queries {
+		if q.Role == "tlp.null" {
+			lossy.Queries[i].Text = strings.Replace(q.Text, "IS NULL)", "IS NULL) AND false", 1)
+		}
+	}
+	tlp := fuzz.ReproInfo{Oracle: "tlp-where", Kind: fuzz.KindWrongResult, Roles: []string{"tlp.orig", "tlp.p", "tlp.notp", "tlp.null"},
+		Blamed: []string{"ref"}}
+	tests := []struct {
+		name    string
+		c       *fuzz.Case
+		engines []string
+		in      fuzz.ReproInfo
+		env     []string
+		status  int
+		output  string
+	}{
+		{"partitions keep the rows", partition, []string{"ref"}, tlp, nil, 1, "the partitions give the original rows"},
+		{"partitions lose rows", lossy, []string{"ref"}, tlp, nil, 0, "the bug reproduces on ref"},
+		{"a planted fault", partition, []string{"ref"}, fuzz.ReproInfo{Oracle: "tlp-where", Kind: fuzz.KindWrongResult,
+			Fault: "drop-row:MATCH", Targets: []fuzz.ReproTarget{{Name: "ref"}}}, nil, 2, "planted in ref"},
+		{"no polyfuzz", partition, []string{"ref"}, tlp, []string{"POLYFUZZ=/nonexistent/polyfuzz"}, 2, "/nonexistent/polyfuzz not found"},
+		{"no URL", partition, []string{"falkordb", "ref"}, fuzz.ReproInfo{Oracle: "diff", Kind: fuzz.KindWrongResult,
+			Roles: []string{"tlp.orig"}}, []string{"POLYFUZZ_FALKORDB_URL="}, 2, "set POLYFUZZ_FALKORDB_URL"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.in.Header = "title\nreplay: polyfuzz replay DIR"
+			f := Format{Engines: tc.engines, Env: map[string]string{"falkordb": "POLYFUZZ_FALKORDB_URL", "neo4j": "POLYFUZZ_NEO4J_URL"}}
+			status, out := runRepro(t, f.Repro(tc.c, tc.in), append([]string{"POLYFUZZ=" + pf}, tc.env...)...)
+			if status != tc.status || !strings.Contains(out, tc.output) {
+				t.Errorf("exit status %d, want %d, and output lacking %q?\n%s", status, tc.status, tc.output, out)
+			}
+		})
+	}
+}
+
+// TestReproRecordedFindings runs the reproducers of the engine bugs in testdata/graph-findings on
+// the engine they blame and the reference evaluator, when the engine's server URL is set: each
+// must reproduce.
+func TestReproRecordedFindings(t *testing.T) {
+	pf := polyfuzzBinary(t)
+	env := map[string]string{"falkordb": "POLYFUZZ_FALKORDB_URL", "neo4j": "POLYFUZZ_NEO4J_URL"}
+	tests := []struct {
+		dir, engine, oracle string
+		roles               []string
+	}{
+		{"falkordb-optional-missing-label", "falkordb", "diff", []string{"graph.q"}},
+		{"falkordb-partition-optional", "falkordb", "tlp-where", []string{"tlp.orig", "tlp.p", "tlp.notp", "tlp.null"}},
+		{"falkordb-tointeger-floor", "falkordb", "diff", []string{"tlp.orig"}},
+		{"neo4j-range-step", "neo4j", "diff", []string{"tlp.orig"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.dir, func(t *testing.T) {
+			testenv.NeedDSN(t, env[tc.engine])
+			engines := []string{tc.engine}
+			if tc.oracle == "diff" {
+				engines = append(engines, "ref")
+			}
+			in := fuzz.ReproInfo{Header: tc.dir, Oracle: tc.oracle, Kind: fuzz.KindWrongResult, Roles: tc.roles, Blamed: []string{tc.engine}}
+			status, out := runRepro(t, Format{Engines: engines, Env: env}.Repro(loadCase(t, tc.dir), in), "POLYFUZZ="+pf)
+			if status != 0 {
+				t.Errorf("exit status %d, want 0\n%s", status, out)
+			}
+		})
 	}
 }

@@ -1,10 +1,18 @@
 package datalog
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
 func TestFormat(t *testing.T) {
@@ -16,13 +24,13 @@ func TestFormat(t *testing.T) {
 	if text != "// ---- datalog.trans (expected subset the original's answer; steps ADD_CON)\n"+prog+"\n" {
 		t.Errorf("case text:\n%s", text)
 	}
-	repro := string(f.Repro(c, nil, "title\nreplay: polyfuzz replay DIR"))
+	repro := string(f.Repro(c, fuzz.ReproInfo{Header: "title\nreplay: polyfuzz replay DIR", Oracle: "diff", Kind: fuzz.KindWrongResult}))
 	for _, want := range []string{
 		"#!/usr/bin/env bash\n# title\n# replay: polyfuzz replay DIR\n",
 		"cat > p0.dl <<'POLYFUZZ_EOF'\n// original\n" + prog + "POLYFUZZ_EOF\n",
 		"echo '== datalog.orig on muz'\n",
 		"(query e :print-answer true)", // μZ's own text and command line
-		"echo '== datalog.trans on sqlite'\npolyfuzz datalog run --engine sqlite p1.dl\n",
+		"echo '== datalog.trans on sqlite'\nrun sqlite p1\n",
 	} {
 		if !strings.Contains(repro, want) {
 			t.Errorf("repro.sh lacks %q:\n%s", want, repro)
@@ -48,5 +56,114 @@ func TestShowRow(t *testing.T) {
 		if got := ShowRow(tc.row); got != tc.want {
 			t.Errorf("ShowRow(%q) = %s, want %s", tc.row, got, tc.want)
 		}
+	}
+}
+
+// polyfuzzBinary returns the polyfuzz binary the reproducers decode answers with: $POLYFUZZ, or
+// one built from this module once per test run. A module that does not build skips the test
+// (fails it in CI).
+var polyfuzzBinary = func() func(t *testing.T) string {
+	var once sync.Once
+	var path, failure string
+	return func(t *testing.T) string {
+		t.Helper()
+		once.Do(func() {
+			if p := os.Getenv("POLYFUZZ"); p != "" {
+				path = p
+				return
+			}
+			dir, err := os.MkdirTemp("", "polyfuzz-repro-test")
+			if err != nil {
+				failure = err.Error()
+				return
+			}
+			path = filepath.Join(dir, "polyfuzz")
+			if out, err := exec.Command("go", "build", "-o", path, "github.com/polyfuzz/polyfuzz/cmd/polyfuzz").CombinedOutput(); err != nil {
+				failure = fmt.Sprintf("go build: %v\n%s", err, out)
+			}
+		})
+		if failure != "" {
+			if testenv.InCI() {
+				t.Fatalf("no polyfuzz binary: %s", failure)
+			}
+			t.Skipf("no polyfuzz binary: %s", failure)
+		}
+		return path
+	}
+}()
+
+// runRepro writes script to a file, runs it with bash and the extra environment, and returns its
+// exit status and output.
+func runRepro(t *testing.T, script []byte, env ...string) (int, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "repro.sh")
+	if err := os.WriteFile(path, script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", path)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, string(out)
+	case errors.As(err, &exit):
+		return exit.ExitCode(), string(out)
+	}
+	t.Fatalf("running the reproducer: %v\n%s", err, out)
+	return -1, ""
+}
+
+// TestRepro runs reproducers with z3 (μZ), SWI-Prolog and polyfuzz's reference engine: the μZ
+// wrong answer recorded in testdata/datalog-findings reproduces (exit 0) and does not on
+// SWI-Prolog (exit 1); a metamorphic relation broken on SWI-Prolog reproduces, one that holds
+// does not; what cannot be judged exits 2.
+func TestRepro(t *testing.T) {
+	testenv.NeedEngine(t, "z3")
+	testenv.NeedEngine(t, "swipl")
+	pf := polyfuzzBinary(t)
+	recorded := &fuzz.Case{}
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "datalog-findings", "muz-negated-copy-of-a-body-atom", "reduced.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, recorded); err != nil {
+		t.Fatal(err)
+	}
+	const decl = ".decl e(x: number)\n.decl p(x: number)\n.output p\ne(1).\ne(2).\n"
+	metamorphic := func(trans string) *fuzz.Case {
+		return &fuzz.Case{Domain: "datalog", Params: map[string]string{ParamExpect: "subset"}, Queries: []fuzz.Query{
+			{Role: RoleOrig, Text: decl + "p(X) :- e(X).\n"}, {Role: RoleTrans, Text: decl + trans}}}
+	}
+	dialects := map[string]Dialect{"muz": MuZ{}, "swipl": SWIProlog{}}
+	diff := fuzz.ReproInfo{Oracle: "diff", Kind: fuzz.KindWrongResult, Roles: []string{RoleOrig}, Blamed: []string{"muz"},
+		Targets: []fuzz.ReproTarget{{Name: "muz", Version: "4.8.12"}, {Name: "ref"}}}
+	mm := fuzz.ReproInfo{Oracle: "metamorphic", Kind: fuzz.KindWrongResult, Roles: []string{RoleOrig, RoleTrans}, Blamed: []string{"swipl"}}
+	tests := []struct {
+		name    string
+		c       *fuzz.Case
+		engines []string
+		in      fuzz.ReproInfo
+		env     []string
+		status  int
+		output  string
+	}{
+		{"recorded μZ finding", recorded, []string{"muz", "ref"}, diff, nil, 0, `> ypt3(-8, "k", "k").`},
+		{"the same on SWI-Prolog", recorded, []string{"swipl", "ref"}, diff, nil, 1, "the engines derive the same facts"},
+		{"subset broken", metamorphic("p(X) :- e(X), X > 1.\n"), []string{"swipl", "ref"}, mm, nil, 0, "the bug reproduces on swipl"},
+		{"subset kept", metamorphic("p(X) :- e(X).\np(3).\n"), []string{"swipl", "ref"}, mm, nil, 1, "the relation holds"},
+		{"a planted fault", recorded, []string{"muz", "ref"}, fuzz.ReproInfo{Oracle: "diff", Kind: fuzz.KindWrongResult,
+			Fault: "drop-row:ypt3", Targets: diff.Targets}, nil, 2, "planted in muz"},
+		{"no polyfuzz", recorded, []string{"muz", "ref"}, diff, []string{"POLYFUZZ=/nonexistent/polyfuzz"}, 2, "/nonexistent/polyfuzz not found"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.in.Header = "title\nreplay: polyfuzz replay DIR"
+			script := Format{Engines: tc.engines, Dialects: dialects}.Repro(tc.c, tc.in)
+			status, out := runRepro(t, script, append([]string{"POLYFUZZ=" + pf}, tc.env...)...)
+			if status != tc.status || !strings.Contains(out, tc.output) {
+				t.Errorf("exit status %d, want %d, and output lacking %q?\n%s\n---- script:\n%s", status, tc.status, tc.output, out, script)
+			}
+		})
 	}
 }

@@ -379,8 +379,8 @@ func TestFormat(t *testing.T) {
 		t.Fatalf("CaseText with one role:\n%s", some)
 	}
 
-	repro := string(f.Repro(c, []string{RoleTLPOrig, RoleTLPP}, "finding: x\nseed: 1"))
-	for _, want := range []string{"#!/usr/bin/env bash\n", "# finding: x\n# seed: 1\n", ":memory:", ".headers off", ".mode list", ".print '-- tlp.p'"} {
+	repro := string(f.Repro(c, fuzz.ReproInfo{Header: "finding: x\nseed: 1", Roles: []string{RoleTLPOrig, RoleTLPP}, Oracle: "diff"}))
+	for _, want := range []string{"#!/usr/bin/env bash\n", "# finding: x\n# seed: 1\n", ":memory:", ".headers off", ".mode list", ".print '---- tlp.p'"} {
 		if !strings.Contains(repro, want) {
 			t.Errorf("repro lacks %q:\n%s", want, repro)
 		}
@@ -396,7 +396,7 @@ func TestFormat(t *testing.T) {
 	cmd := exec.Command("bash", path)
 	cmd.Env = append(os.Environ(), "SQLITE3="+sqlite)
 	out, _ := cmd.CombinedOutput() // setup errors (constraint violations) are printed, not fatal
-	if !strings.Contains(string(out), "-- tlp.orig\n") || !strings.Contains(string(out), "-- tlp.p\n") {
+	if !strings.Contains(string(out), "---- tlp.orig\n") || !strings.Contains(string(out), "---- tlp.p\n") {
 		t.Errorf("repro output lacks the role lines:\n%s", out)
 	}
 }
