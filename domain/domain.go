@@ -20,7 +20,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/targets/fault"
 	"github.com/polyfuzz/polyfuzz/targets/isolated"
-	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
+	"github.com/polyfuzz/polyfuzz/targets/redact"
 )
 
 // Domain is one row of the domain table: everything the commands need to test one kind of engine.
@@ -476,7 +476,7 @@ func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 }
 
 // Redact removes the password from a DSN, URL or a command line that holds one.
-func Redact(s string) string { return sqlserver.Redact(s) }
+func Redact(s string) string { return redact.Text(s) }
 
 // SortedKeys returns the keys of m, sorted.
 func SortedKeys[V any](m map[string]V) []string {

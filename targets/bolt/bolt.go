@@ -18,7 +18,8 @@ import (
 
 	"github.com/polyfuzz/polyfuzz/cypherval"
 	"github.com/polyfuzz/polyfuzz/fuzz"
-	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
+	"github.com/polyfuzz/polyfuzz/targets/redact"
+	"github.com/polyfuzz/polyfuzz/targets/unreachable"
 )
 
 // Options configure a Bolt target.
@@ -99,7 +100,7 @@ func parseURL(name, raw string, worker int) (*boltURL, error) {
 }
 
 // Redact returns the URL with its password masked.
-func Redact(url string) string { return sqlserver.Redact(url) }
+func Redact(url string) string { return redact.Text(url) }
 
 // Open connects, reads the server's version, checks that the database is polyfuzz's to use and
 // empties it.
@@ -188,13 +189,7 @@ func (t *Target) dbName() string {
 }
 
 // redact removes the URL's password from s.
-func (u *boltURL) redact(s string) string {
-	s = sqlserver.Redact(s)
-	if len(u.password) >= 4 {
-		s = strings.ReplaceAll(s, u.password, sqlserver.Mask)
-	}
-	return s
-}
+func (u *boltURL) redact(s string) string { return redact.Password(s, u.password) }
 
 // failed returns a one-line error for a failed internal step.
 func (t *Target) failed(what string, err error) error {
@@ -210,7 +205,7 @@ func (t *Target) connectError(ctx context.Context, err error) error {
 	if errors.As(err, &ce) && ce.Inner != nil {
 		err = ce.Inner // the driver's wrapper does not unwrap
 	}
-	if reason, ok := sqlserver.NetReason(err); ok {
+	if reason, ok := unreachable.Reason(err, connectTimeout); ok {
 		return fmt.Errorf("cannot reach %s at %s: %s; is the server running? start it or fix the URL (%s://HOST:PORT)",
 			t.o.Name, addr, reason, t.u.scheme)
 	}

@@ -16,7 +16,8 @@ import (
 
 	"github.com/polyfuzz/polyfuzz/cypherval"
 	"github.com/polyfuzz/polyfuzz/fuzz"
-	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
+	"github.com/polyfuzz/polyfuzz/targets/redact"
+	"github.com/polyfuzz/polyfuzz/targets/unreachable"
 )
 
 // Options configure a FalkorDB target.
@@ -56,7 +57,7 @@ type Target struct {
 }
 
 // Redact returns the URL with its password masked.
-func Redact(url string) string { return sqlserver.Redact(url) }
+func Redact(url string) string { return redact.Text(url) }
 
 // Open connects, checks that the server runs FalkorDB and that the worker's graph key is
 // polyfuzz's to use, and deletes it.
@@ -69,7 +70,7 @@ func Open(ctx context.Context, o Options) (*Target, error) {
 	ro, err := redis.ParseURL(o.URL)
 	if err != nil {
 		return nil, fmt.Errorf("falkordb URL %q does not parse (%s); give redis://[USER:PASSWORD@]HOST:PORT[/DB]",
-			Redact(o.URL), sqlserver.Redact(err.Error()))
+			Redact(o.URL), redact.Text(err.Error()))
 	}
 	t := &Target{o: o, addr: ro.Addr, user: ro.Username, password: ro.Password, key: "polyfuzz_w" + strconv.Itoa(o.Worker)}
 	if t.user == "" {
@@ -186,19 +187,13 @@ func (t *Target) failed(what string, err error) error {
 	return fmt.Errorf("falkordb at %s: %s: %s", t.addr, what, t.redact(oneLine(err.Error())))
 }
 
-func (t *Target) redact(s string) string {
-	s = sqlserver.Redact(s)
-	if len(t.password) >= 4 {
-		s = strings.ReplaceAll(s, t.password, sqlserver.Mask)
-	}
-	return s
-}
+func (t *Target) redact(s string) string { return redact.Password(s, t.password) }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // connectError turns a failed connect into one clear line.
 func (t *Target) connectError(ctx context.Context, err error) error {
-	if reason, ok := sqlserver.NetReason(err); ok {
+	if reason, ok := unreachable.Reason(err, connectTimeout); ok {
 		return fmt.Errorf("cannot reach falkordb at %s: %s; is the server running? start it or fix the URL (redis://HOST:PORT)",
 			t.addr, reason)
 	}

@@ -48,8 +48,10 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/redact"
 	"github.com/polyfuzz/polyfuzz/targets/sqlexec"
 	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
+	"github.com/polyfuzz/polyfuzz/targets/unreachable"
 )
 
 // SQLMode is the sql_mode of every session: strict for all tables (bad values are errors, not
@@ -58,11 +60,13 @@ const SQLMode = "STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION"
 
 // Options configure a MySQL or MariaDB target.
 type Options struct {
-	// DSN is mysql://USER:PASS@HOST:PORT/DB or mariadb://...; DB (default "polyfuzz") names the
-	// worker databases DB_w<Worker> (DB_w<Worker>_2, ... when another session holds that one).
-	// The user needs CREATE and DROP on them.
+	// DSN is mysql://USER:PASS@HOST:PORT/DB, mariadb://..., or go-sql-driver's own
+	// USER:PASS@tcp(HOST:PORT)/DB; DB (default "polyfuzz") names the worker databases
+	// DB_w<Worker> (DB_w<Worker>_2, ... when another session holds that one). The user needs
+	// CREATE and DROP on them.
 	DSN string
-	// Flavor is "mysql" or "mariadb"; empty takes it from the DSN's scheme.
+	// Flavor is "mysql" or "mariadb"; empty takes it from the DSN's scheme (mysql for
+	// go-sql-driver's form).
 	Flavor string
 	// Worker numbers the target among concurrent ones on the same server; it names the database.
 	Worker int
@@ -127,7 +131,7 @@ func newTarget(opts Options) (*Target, error) {
 		return nil, fmt.Errorf("unknown MySQL flavor %q (want mysql or mariadb)", flavor)
 	}
 	opts.Flavor = flavor
-	dsn, err := sqlserver.ParseDSN(flavor, opts.DSN)
+	dsn, err := parseDSN(flavor, opts.DSN)
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +163,57 @@ func newTarget(opts Options) (*Target, error) {
 		return nil, fmt.Errorf("%s DSN %s: %s", flavor, dsn, dsn.Redact(err.Error()))
 	}
 	return &Target{opts: opts, dsn: dsn, connector: connector, db: db}, nil
+}
+
+// parseDSN reads a URL DSN (see sqlserver.ParseDSN) or go-sql-driver's own form,
+// USER:PASS@tcp(HOST:PORT)/DB?PARAMS (also tcp4 and tcp6, or USER:PASS@/DB for 127.0.0.1:3306).
+// Errors never hold the password.
+func parseDSN(flavor, s string) (*sqlserver.DSN, error) {
+	if strings.Contains(s, "://") {
+		return sqlserver.ParseDSN(flavor, s)
+	}
+	fix := "give " + sqlserver.Example(flavor) + " or USER:PASS@tcp(HOST:PORT)/DB"
+	cfg, err := mysql.ParseDSN(s)
+	if err != nil {
+		return nil, fmt.Errorf("--dbms %s got a DSN that is neither a URL nor USER:PASS@tcp(HOST:PORT)/DB (%s: %s); %s",
+			flavor, redact.Text(s), redact.Text(err.Error()), fix)
+	}
+	d := &sqlserver.DSN{Engine: flavor, Scheme: flavor, User: cfg.User, Password: cfg.Passwd, Database: cfg.DBName,
+		Params: map[string]string{}}
+	switch cfg.Net {
+	case "tcp", "tcp4", "tcp6":
+	default:
+		return nil, fmt.Errorf("--dbms %s got a DSN over %s (%s); polyfuzz connects over TCP: %s", flavor, cfg.Net, d.Redact(s), fix)
+	}
+	if d.User == "" {
+		return nil, fmt.Errorf("--dbms %s got a DSN without a user (%s); %s", flavor, d.Redact(s), fix)
+	}
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err == nil {
+		d.Port, err = strconv.Atoi(port)
+	}
+	if err != nil || d.Port <= 0 || d.Port > 65535 {
+		return nil, fmt.Errorf("--dbms %s got a DSN with address %q; %s", flavor, cfg.Addr, fix)
+	}
+	d.Host = host
+	if d.Database == "" {
+		d.Database = sqlserver.DefaultDatabase
+	}
+	if _, query, ok := strings.Cut(s[strings.LastIndexByte(s, '/')+1:], "?"); ok {
+		q, err := url.ParseQuery(query)
+		if err != nil {
+			return nil, fmt.Errorf("--dbms %s got a DSN whose parameters do not parse (%s); %s", flavor, d.Redact(s), fix)
+		}
+		for k, vs := range q {
+			d.Params[k] = vs[len(vs)-1]
+		}
+	}
+	return d, nil
+}
+
+// String prints the options with the DSN's password masked, so that %v never shows it.
+func (o Options) String() string {
+	return fmt.Sprintf("{DSN:%s Flavor:%s Worker:%d Timeout:%s Force:%v}", redact.Text(o.DSN), o.Flavor, o.Worker, o.Timeout, o.Force)
 }
 
 // dial connects and waits for the server's greeting, so that a server of another engine (which
@@ -216,7 +271,7 @@ func (t *Target) connect(ctx context.Context, wait time.Duration) error {
 			}
 			continue
 		}
-		if reason, unreachable := sqlserver.NetReason(err); unreachable && retried {
+		if reason, ok := unreachable.Reason(err, sqlserver.ConnectTimeout); ok && retried {
 			return t.dsn.Unreachable(fmt.Sprintf("%s (retried for %s)", reason, time.Since(start).Round(time.Second)))
 		}
 		return t.connectError(ctx, err)

@@ -308,8 +308,13 @@ func TestConnectErrors(t *testing.T) {
 	sqlservertest.CheckConnectErrors(t, "mariadb", testenv.NeedDSN(t, dsnEnv), func(ctx context.Context, dsn string) (io.Closer, error) {
 		return Open(ctx, Options{DSN: dsn, Flavor: "mariadb", Worker: 207})
 	}, func(d sqlserver.DSN) []sqlservertest.BadDSN {
+		wrong := d.User + ":not-the-secret-43@tcp(" + d.Addr() + ")/" + d.Database // go-sql-driver's form
 		d.Database = "my-db"
-		return []sqlservertest.BadDSN{{"bad database name", d.URL(), `^mariadb database name "my-db_w207" is not a plain identifier`, ""}}
+		return []sqlservertest.BadDSN{
+			{"bad database name", d.URL(), `^mariadb database name "my-db_w207" is not a plain identifier`, ""},
+			{"wrong password in the driver's form", wrong, `^mariadb at \S+ refused user "` + regexp.QuoteMeta(d.User) +
+				`": wrong password or no such user$`, "not-the-secret-43"},
+		}
 	})
 }
 

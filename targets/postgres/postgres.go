@@ -40,8 +40,10 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/redact"
 	"github.com/polyfuzz/polyfuzz/targets/sqlexec"
 	"github.com/polyfuzz/polyfuzz/targets/sqlserver"
+	"github.com/polyfuzz/polyfuzz/targets/unreachable"
 )
 
 // Options configure a PostgreSQL target.
@@ -56,6 +58,11 @@ type Options struct {
 	// Force lets polyfuzz work in a database that holds objects it did not create. It still
 	// drops only its own schema.
 	Force bool
+}
+
+// String prints the options with the DSN's password masked, so that %v never shows it.
+func (o Options) String() string {
+	return fmt.Sprintf("{DSN:%s Worker:%d Timeout:%s Force:%v}", redact.Text(o.DSN), o.Worker, o.Timeout, o.Force)
 }
 
 // Target is a PostgreSQL session in a schema polyfuzz owns.
@@ -151,7 +158,7 @@ func retryable(err error, elapsed, wait time.Duration) bool {
 	if errors.As(err, &pe) {
 		return pe.Code == "57P03" || pe.Code == "57P01" || pe.Code == "57P02"
 	}
-	_, unreachable := sqlserver.NetReason(err)
+	_, unreachable := unreachable.Reason(err, sqlserver.ConnectTimeout)
 	return unreachable && elapsed < 3*time.Second
 }
 

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/url"
 	"reflect"
@@ -284,4 +285,14 @@ func BenchmarkExec(b *testing.B) {
 
 func BenchmarkReset(b *testing.B) {
 	sqltest.BenchReset(b, open(b, Options{Worker: 109}), "CREATE TABLE t0(c0 INT)", "CREATE TABLE t1(c0 INT)")
+}
+
+// TestOptionsString checks that %v of the options never shows the DSN's password.
+func TestOptionsString(t *testing.T) {
+	o := Options{DSN: "postgres://polyfuzz:s3cr%40t-pw@127.0.0.1:5432/db?password=s3cr%40t-pw", Worker: 2}
+	for _, format := range []string{"%v", "%+v", "%s"} {
+		if got := fmt.Sprintf(format, o); strings.Contains(got, "s3cr") || !strings.Contains(got, "polyfuzz:***@127.0.0.1") {
+			t.Errorf("%s of the options: %s", format, got)
+		}
+	}
 }

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
-	"syscall"
 	"time"
+
+	"github.com/polyfuzz/polyfuzz/targets/unreachable"
 )
 
 // Protocol is the wire protocol a server speaks.
@@ -163,28 +163,6 @@ type failure struct {
 func (f *failure) Error() string { return f.msg }
 func (f *failure) Unwrap() error { return f.err }
 
-// NetReason tells whether err is a failure to reach a server at all (refused, timed out while
-// dialing, unknown host, no route) and returns a short reason.
-func NetReason(err error) (reason string, ok bool) {
-	var dnsErr *net.DNSError
-	if errors.As(err, &dnsErr) {
-		return "no such host " + dnsErr.Name, true
-	}
-	var op *net.OpError
-	if !errors.As(err, &op) || op.Op != "dial" {
-		return "", false
-	}
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused", true
-	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
-		return "no route to host", true
-	case op.Timeout(), errors.Is(err, os.ErrDeadlineExceeded), errors.Is(err, context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within %s", ConnectTimeout), true
-	}
-	return oneLine(op.Err.Error()), true
-}
-
 // ConnectError turns a failed connect into one clear line: an unreachable server, a refused login
 // (auth reports whether err is one, with an optional detail), or a server that speaks another
 // engine's protocol (found by probing the address); anything else keeps the driver's message,
@@ -198,7 +176,7 @@ func (d *DSN) ConnectError(ctx context.Context, err error, auth func(error) (det
 	if errors.As(err, &cf) {
 		return cf
 	}
-	if reason, ok := NetReason(err); ok {
+	if reason, ok := unreachable.Reason(err, ConnectTimeout); ok {
 		return d.Unreachable(reason)
 	}
 	if auth != nil {

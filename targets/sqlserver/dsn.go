@@ -1,9 +1,10 @@
 // Package sqlserver holds what the client-server SQL targets (postgres, mysql and mariadb) share:
-// URL DSNs and their parsing, redaction of passwords from any text a target shows, one-line connect
-// errors (unreachable server, refused login, a server of another engine), a protocol probe that
-// tells a PostgreSQL server from a MySQL/MariaDB one, helpers for the namespaces polyfuzz owns on a
-// shared server and for the locks that claim them (Claim), and the timings they share (Backstop,
-// RecoveryWait, ReclaimWait). It imports only the standard library.
+// URL DSNs and their parsing, one-line connect errors (unreachable server, refused login, a server
+// of another engine), a protocol probe that tells a PostgreSQL server from a MySQL/MariaDB one,
+// helpers for the namespaces polyfuzz owns on a shared server and for the locks that claim them
+// (Claim), and the timings they share (Backstop, RecoveryWait, ReclaimWait). Passwords are removed
+// from what it shows by package redact, unreachable servers told by package unreachable; it
+// imports nothing else of the module.
 package sqlserver
 
 import (
@@ -15,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/polyfuzz/polyfuzz/targets/redact"
 )
 
 // ConnectTimeout bounds each attempt to connect and log in.
@@ -46,7 +49,7 @@ type DSN struct {
 	Scheme string
 	// User is the login name; it is required.
 	User string
-	// Password is the login password, URL-decoded; never print it (see Redact).
+	// Password is the login password, URL-decoded; never print it (see DSN.Redact).
 	Password string
 	// Host is the server's host name or address, 127.0.0.1 if the DSN names none.
 	Host string
@@ -92,7 +95,7 @@ func ParseDSN(engine, dsn string) (*DSN, error) {
 	fix := "give " + Example(engine)
 	scheme, _, found := strings.Cut(dsn, "://")
 	if !found {
-		return nil, fmt.Errorf("--dbms %s got a DSN that is not a URL (%s); %s", engine, Redact(dsn), fix)
+		return nil, fmt.Errorf("--dbms %s got a DSN that is not a URL (%s); %s", engine, redact.Text(dsn), fix)
 	}
 	scheme = strings.ToLower(scheme)
 	if !contains(want, scheme) {
@@ -100,7 +103,7 @@ func ParseDSN(engine, dsn string) (*DSN, error) {
 	}
 	u, err := url.Parse(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("--dbms %s got a DSN that does not parse (%s); %s", engine, Redact(dsn), fix)
+		return nil, fmt.Errorf("--dbms %s got a DSN that does not parse (%s); %s", engine, redact.Text(dsn), fix)
 	}
 	d := &DSN{Engine: engine, Scheme: scheme, Host: u.Hostname(), Database: strings.TrimPrefix(u.Path, "/"),
 		Params: map[string]string{}}
@@ -109,7 +112,7 @@ func ParseDSN(engine, dsn string) (*DSN, error) {
 		d.Password, _ = u.User.Password()
 	}
 	if d.User == "" {
-		return nil, fmt.Errorf("--dbms %s got a DSN without a user (%s); %s", engine, Redact(dsn), fix)
+		return nil, fmt.Errorf("--dbms %s got a DSN without a user (%s); %s", engine, redact.Text(dsn), fix)
 	}
 	if d.Host == "" {
 		d.Host = "127.0.0.1"
@@ -163,42 +166,9 @@ func (d *DSN) URL() string {
 // String returns the DSN with its password masked.
 func (d *DSN) String() string { return d.Redact(d.URL()) }
 
-// Redact removes passwords from s: the generic forms Redact knows, and this DSN's password
-// wherever it appears verbatim (when it is long enough not to be an ordinary word part).
-func (d *DSN) Redact(s string) string {
-	s = Redact(s)
-	if len(d.Password) >= 4 {
-		s = strings.ReplaceAll(s, d.Password, Mask)
-		if e := url.QueryEscape(d.Password); e != d.Password {
-			s = strings.ReplaceAll(s, e, Mask)
-		}
-		if e := url.PathEscape(d.Password); e != d.Password {
-			s = strings.ReplaceAll(s, e, Mask)
-		}
-	}
-	return s
-}
-
-// Mask replaces a password in redacted text.
-const Mask = "***"
-
-var (
-	// scheme://user:pass@ — greedy up to the last @ of the token, so a password holding '@' goes too.
-	reURLPass = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*):\S*@`)
-	// go-sql-driver's user:pass@tcp(host:port)/db form.
-	reMySQLPass = regexp.MustCompile(`([^\s:/@(]*):[^\s@]*@(tcp|tcp4|tcp6|unix)\(`)
-	// password=..., passwd=..., pwd=... in key-value DSNs and URL query strings.
-	reKVPass = regexp.MustCompile(`(?i)\b(password|passwd|pwd|sslpassword)(\s*=\s*)('(?:[^'\\]|\\.)*'|"[^"]*"|[^\s&;,)]+)`)
-)
-
-// Redact removes passwords from any text: URL DSNs (scheme://user:PASS@host), go-sql-driver DSNs
-// (user:PASS@tcp(host)) and key-value forms (password=PASS, also quoted), each replaced by Mask.
-func Redact(s string) string {
-	s = reURLPass.ReplaceAllString(s, "${1}:"+Mask+"@")
-	s = reMySQLPass.ReplaceAllString(s, "${1}:"+Mask+"@${2}(")
-	s = reKVPass.ReplaceAllString(s, "${1}${2}"+Mask)
-	return s
-}
+// Redact removes passwords from s: the forms package redact knows, and this DSN's password
+// wherever it appears (see redact.Password).
+func (d *DSN) Redact(s string) string { return redact.Password(s, d.Password) }
 
 // ObjectList prints up to max object descriptions ("table public.accounts") for a message, sorted,
 // with how many more there are.
