@@ -2,7 +2,6 @@ package smtdom
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/polyfuzz/polyfuzz/domain"
 	"github.com/polyfuzz/polyfuzz/smtgen"
+	"github.com/polyfuzz/polyfuzz/targets/childproc"
 	"github.com/polyfuzz/polyfuzz/targets/smtproc"
 )
 
@@ -61,17 +61,18 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		ask := func(ctx context.Context, script string) (string, error) {
 			ctx, cancel := context.WithTimeout(ctx, *timeout)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, o.Command[0], o.Command[1:]...)
+			cmd := exec.Command(o.Command[0], o.Command[1:]...)
 			cmd.Stdin = strings.NewReader(script)
-			out, err := cmd.Output()
+			var out strings.Builder
+			cmd.Stdout = &out
+			_, err := childproc.Run(ctx, cmd) // killed with its group on the timeout, and with polyfuzz
 			if ctx.Err() != nil {
 				return "", fmt.Errorf("%s ran over %s on a batch of terms", o.Name, *timeout)
 			}
-			var ee *exec.ExitError
-			if err != nil && !errors.As(err, &ee) {
+			if err != nil {
 				return "", err
 			}
-			return string(out), nil // cvc5 exits non-zero after an error; its output still counts
+			return out.String(), nil // cvc5 exits non-zero after an error; its output still counts
 		}
 		for _, th := range theories {
 			rep, err := smtgen.SelfCheck(ctx, th, *n, int64(seed.Value), ask)
