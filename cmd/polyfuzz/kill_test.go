@@ -43,8 +43,10 @@ var killDomains = []struct {
 // TestKillAtAnyMoment kills 20 campaigns with SIGKILL at random moments and checks after each
 // that every finding directory is complete and agrees with its finding.json, that the hits on
 // disk are at least those the campaign had shown (so at most the last second's are lost) and not
-// more than it can have counted, and that leftovers are cleared by the next campaign. Then a
-// campaign runs to its end and `polyfuzz report` runs, both cleanly, with exactly the hits the
+// more than it can have counted, and that leftovers are cleared by the next campaign. Each
+// domain has two output directories, each killed five times, so that more kills fall in the
+// first seconds on a fresh one, when findings are being written and reduced. Then a campaign
+// runs to its end on each and `polyfuzz report` runs, both cleanly, with exactly the hits the
 // campaign counted added on disk.
 func TestKillAtAnyMoment(t *testing.T) {
 	if testing.Short() {
@@ -52,13 +54,15 @@ func TestKillAtAnyMoment(t *testing.T) {
 	}
 	bin := killBuild(t)
 	rng := rand.New(rand.NewPCG(20261126, 1))
-	outs, base := map[string]string{}, map[string]int64{}
-	for _, d := range killDomains {
-		outs[d.name] = t.TempDir()
+	outs := make([]string, 2*len(killDomains)) // out k belongs to domain k % len(killDomains)
+	for k := range outs {
+		outs[k] = t.TempDir()
 	}
+	base := map[string]int64{} // hits on disk in each out
+	interrupted := 0           // kills that left a write unfinished
 	for i := range 20 {
 		d := killDomains[i%len(killDomains)]
-		out := outs[d.name]
+		out := outs[i%len(outs)]
 		left := killTemps(t, out) // what the previous kill left
 		delay := 200*time.Millisecond + time.Duration(rng.Int64N(int64(2800*time.Millisecond)))
 		args := append(append([]string{}, d.args...), "--seed", "1", "-j", "2", "--budget", "1m", "--out", out)
@@ -81,27 +85,36 @@ func TestKillAtAnyMoment(t *testing.T) {
 			}
 		}
 		disk := killHits(recs)
-		got := disk - base[d.name]
+		got := disk - base[out]
 		if got < r.shown {
 			t.Errorf("%s: %d hits on disk, fewer than the %d it showed before it died", what, got, r.shown)
 		}
-		if r.lines > 0 && got > r.shown+2*r.step+100 {
+		// More than can have been counted would be hits counted twice. (The first line's rise
+		// can be far below the rate that follows, while new findings are reduced.)
+		if r.lines >= 2 && got > r.shown+3*r.step+100 {
 			t.Errorf("%s: %d hits on disk, more than it can have counted (%d shown, at most %d a second)",
 				what, got, r.shown, r.step)
 		}
-		// Hits are shown (and so on disk) every second once the campaign runs; the first line
-		// comes a second after the workers start, which is after the store opens.
-		if limit := 1500 * time.Millisecond; r.lines > 0 && r.quiet > limit || r.lines == 0 && r.quiet > limit+time.Second {
+		// Hits are shown (and so on disk) every second once the campaign runs (allow for a
+		// loaded machine); the first line comes a second after the workers start, which is
+		// after the store opens.
+		if limit := 2 * time.Second; r.lines > 0 && r.quiet > limit || r.lines == 0 && r.quiet > limit+time.Second {
 			t.Errorf("%s: the last %v before the kill showed no hits", what, r.quiet.Round(time.Millisecond))
 		}
+		temps := killTemps(t, out)
+		if len(temps) > 0 {
+			interrupted++
+		}
 		t.Logf("%s: %d live lines, the last %v before the kill; %d hits shown, %d on disk; %d findings, %d new announced; %d temporary entries left",
-			what, r.lines, r.quiet.Round(time.Millisecond), r.shown, got, len(recs), len(r.newFindings), len(killTemps(t, out)))
-		base[d.name] = disk
+			what, r.lines, r.quiet.Round(time.Millisecond), r.shown, got, len(recs), len(r.newFindings), len(temps))
+		base[out] = disk
 	}
+	t.Logf("%d of 20 kills interrupted a write", interrupted)
 
-	for _, d := range killDomains {
-		out := outs[d.name]
-		args := append(append([]string{}, d.args...), "--seed", "2", "-j", "2", "--tests", "300", "--reduce-time", "5s", "--out", out)
+	for k, out := range outs {
+		d := killDomains[k%len(killDomains)]
+		start := time.Now()
+		args := append(append([]string{}, d.args...), "--seed", "2", "-j", "2", "--tests", "200", "--reduce-time", "5s", "--out", out)
 		cmd := exec.Command(bin, args...)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr, cmd.Env = &stdout, &stderr, killEnv()
@@ -114,7 +127,7 @@ func TestKillAtAnyMoment(t *testing.T) {
 		}
 		counted, _ := strconv.ParseInt(m[1], 10, 64)
 		recs := killCheckFindings(t, d.name+" after the last campaign", out)
-		if got := killHits(recs) - base[d.name]; got != counted {
+		if got := killHits(recs) - base[out]; got != counted {
 			t.Errorf("%s: the last campaign counted %d hits, %d were added on disk", d.name, counted, got)
 		}
 		if left := killTemps(t, out); len(left) > 0 {
@@ -123,6 +136,8 @@ func TestKillAtAnyMoment(t *testing.T) {
 		if b, err := exec.Command(bin, "report", out).CombinedOutput(); err != nil {
 			t.Errorf("%s: polyfuzz report: %v\n%s", d.name, err, b)
 		}
+		t.Logf("%s: a campaign of 200 tests and the report in %v; %d hits counted and added on disk",
+			d.name, time.Since(start).Round(time.Millisecond), counted)
 	}
 }
 
