@@ -26,8 +26,8 @@ func (fakeFormat) Ext() string { return ".fake" }
 func (fakeFormat) CaseText(c *fuzz.Case, _ []string) []byte {
 	return []byte(strings.Join(c.Texts(), "\n") + "\n")
 }
-func (fakeFormat) Repro(c *fuzz.Case, _ []string, header string) []byte {
-	return []byte("#!/bin/sh\n# " + strings.ReplaceAll(header, "\n", "\n# ") + "\n")
+func (fakeFormat) Repro(c *fuzz.Case, info fuzz.ReproInfo) []byte {
+	return []byte("#!/bin/sh\n# " + strings.ReplaceAll(info.Header, "\n", "\n# ") + "\n")
 }
 
 // testFinding makes a finding titled title on a case of seed with n setup statements.
