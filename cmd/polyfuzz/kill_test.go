@@ -40,7 +40,20 @@ var killDomains = []struct {
 	{"datalog", []string{"datalog", "--fault", "drop-row:transformed"}},
 }
 
-// TestKillAtAnyMoment kills 20 campaigns with SIGKILL at random moments and checks after each
+// TestKill builds polyfuzz and runs the tests of this file with it.
+func TestKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds polyfuzz and kills 20 campaigns (about a minute)")
+	}
+	bin := filepath.Join(t.TempDir(), "polyfuzz")
+	if b, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	t.Run("AtAnyMoment", func(t *testing.T) { killAtAnyMoment(t, bin) })
+	t.Run("SecondCampaignRefused", func(t *testing.T) { killSecondCampaignRefused(t, bin) })
+}
+
+// killAtAnyMoment kills 20 campaigns with SIGKILL at random moments and checks after each
 // that every finding directory is complete and agrees with its finding.json, that the hits on
 // disk are at least those the campaign had shown (so at most the last second's are lost) and not
 // more than it can have counted, and that leftovers are cleared by the next campaign. Each
@@ -48,11 +61,7 @@ var killDomains = []struct {
 // first seconds on a fresh one, when findings are being written and reduced. Then a campaign
 // runs to its end on each and `polyfuzz report` runs, both cleanly, with exactly the hits the
 // campaign counted added on disk.
-func TestKillAtAnyMoment(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds polyfuzz and kills 20 campaigns (about a minute)")
-	}
-	bin := killBuild(t)
+func killAtAnyMoment(t *testing.T, bin string) {
 	rng := rand.New(rand.NewPCG(20261126, 1))
 	outs := make([]string, 2*len(killDomains)) // out k belongs to domain k % len(killDomains)
 	for k := range outs {
@@ -141,13 +150,9 @@ func TestKillAtAnyMoment(t *testing.T) {
 	}
 }
 
-// TestKillSecondCampaignRefused runs two campaigns on one --out: the second is refused with one
+// killSecondCampaignRefused runs two campaigns on one --out: the second is refused with one
 // line naming the first, and once the first is killed a new one runs.
-func TestKillSecondCampaignRefused(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds polyfuzz")
-	}
-	bin := killBuild(t)
+func killSecondCampaignRefused(t *testing.T, bin string) {
 	out := t.TempDir()
 	first := exec.Command(bin, "datalog", "--budget", "1m", "-j", "1", "--quiet", "--out", out)
 	first.Env = killEnv()
@@ -185,32 +190,6 @@ func TestKillSecondCampaignRefused(t *testing.T) {
 	if b, err := third.CombinedOutput(); err != nil {
 		t.Fatalf("after the first was killed, a campaign on its --out: %v\n%s", err, b)
 	}
-}
-
-var (
-	killBinOnce sync.Once
-	killBin     string
-	killBinErr  error
-)
-
-// killBuild builds the polyfuzz binary once for the tests of this file.
-func killBuild(t *testing.T) string {
-	t.Helper()
-	killBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "polyfuzz-kill-")
-		if err != nil {
-			killBinErr = err
-			return
-		}
-		killBin = filepath.Join(dir, "polyfuzz")
-		if b, err := exec.Command("go", "build", "-o", killBin, ".").CombinedOutput(); err != nil {
-			killBinErr = fmt.Errorf("go build: %v\n%s", err, b)
-		}
-	})
-	if killBinErr != nil {
-		t.Fatal(killBinErr)
-	}
-	return killBin
 }
 
 // killEnv is the test's environment without CI, so that a terminal gets the live line.
