@@ -23,17 +23,15 @@ func (r Range) String() string { return strconv.Itoa(r.Min) + ".." + strconv.Ito
 // Field is one option of a [Form]: its key and where its value lives. Make one with [Span],
 // [Int], [IntOrNone], [Bool], [Choice] or [List].
 type Field struct {
-	Key string
-	// Exactly one of these is set.
-	span *Range
-	num  *int
-	flag *bool
-	word *string
-	list listField
-	// none: num is an IntOrNone. lo and hi bound a span or number; what names a word or list item
-	// in errors, and choices are the words allowed.
-	none    bool
-	lo, hi  int
+	Key    string
+	v      any  // *Range, *int, *bool, *choice or listField
+	lo, hi int  // the bounds of a Range or int
+	none   bool // v is an IntOrNone
+}
+
+// choice is a [Choice] field; what names its value in errors.
+type choice struct {
+	p       *string
 	what    string
 	choices []string
 }
@@ -41,76 +39,79 @@ type Field struct {
 // listField is a [List] field, whatever its item type.
 type listField interface {
 	appendText(b []byte) []byte
-	parse(key, what, v string) error
-	check(key, what string) error
+	parse(key, v string) error
+	check(key string) error
 }
 
 // Span is a field holding a Range, written MIN..MAX, whose ends must lie within lo..hi.
 func Span(key string, p *Range, lo, hi int) Field {
-	return Field{Key: key, span: p, lo: lo, hi: hi}
+	return Field{Key: key, v: p, lo: lo, hi: hi}
 }
 
 // Int is a field holding an integer within lo..hi.
 func Int(key string, p *int, lo, hi int) Field {
-	return Field{Key: key, num: p, lo: lo, hi: hi}
+	return Field{Key: key, v: p, lo: lo, hi: hi}
 }
 
 // IntOrNone is a field holding a count within 0..hi in options where a zero field takes its
 // default and a negative one means none: the text 0 is stored as -1, and a negative count is
 // printed as 0.
 func IntOrNone(key string, p *int, hi int) Field {
-	return Field{Key: key, num: p, none: true, lo: 0, hi: hi}
+	return Field{Key: key, v: p, none: true, lo: 0, hi: hi}
 }
 
 // Bool is a field holding a Boolean, printed true or false (any form strconv.ParseBool takes
 // is read).
 func Bool(key string, p *bool) Field {
-	return Field{Key: key, flag: p}
+	return Field{Key: key, v: p}
 }
 
 // Choice is a field holding one of choices; what names such a value in errors ("dialect").
 func Choice(key, what string, p *string, choices []string) Field {
-	return Field{Key: key, word: p, what: what, choices: choices}
+	return Field{Key: key, v: &choice{p: p, what: what, choices: choices}}
 }
 
 // List is a field holding a list of choices, at least one, each at most once, written as their
 // names separated by commas; what names one item in errors ("oracle").
 func List[T comparable](key, what string, p *[]T, choices []T, name func(T) string) Field {
-	return Field{Key: key, what: what, list: &list[T]{p: p, choices: choices, name: name}}
+	return Field{Key: key, v: &list[T]{p: p, what: what, choices: choices, name: name}}
 }
 
 // appendText appends the field's value as text.
 func (fl *Field) appendText(b []byte) []byte {
-	switch {
-	case fl.span != nil:
-		b = strconv.AppendInt(b, int64(fl.span.Min), 10)
+	switch p := fl.v.(type) {
+	case *Range:
+		b = strconv.AppendInt(b, int64(p.Min), 10)
 		b = append(b, ".."...)
-		return strconv.AppendInt(b, int64(fl.span.Max), 10)
-	case fl.num != nil && fl.none:
-		return strconv.AppendInt(b, int64(max(*fl.num, 0)), 10)
-	case fl.num != nil:
-		return strconv.AppendInt(b, int64(*fl.num), 10)
-	case fl.flag != nil:
-		return strconv.AppendBool(b, *fl.flag)
-	case fl.word != nil:
-		return append(b, *fl.word...)
+		return strconv.AppendInt(b, int64(p.Max), 10)
+	case *int:
+		if fl.none {
+			return strconv.AppendInt(b, int64(max(*p, 0)), 10)
+		}
+		return strconv.AppendInt(b, int64(*p), 10)
+	case *bool:
+		return strconv.AppendBool(b, *p)
+	case *choice:
+		return append(b, *p.p...)
+	case listField:
+		return p.appendText(b)
 	}
-	return fl.list.appendText(b)
+	panic("genopts: a Field not made by its constructors")
 }
 
 // parse reads v, the text after "key=", into the field. Errors leave out the form's prefix.
 func (fl *Field) parse(v string) error {
 	key := fl.Key
-	switch {
-	case fl.span != nil:
+	switch p := fl.v.(type) {
+	case *Range:
 		a, b, ok := strings.Cut(v, "..")
 		m, err1 := strconv.Atoi(a)
 		n, err2 := strconv.Atoi(b)
 		if !ok || err1 != nil || err2 != nil {
 			return fmt.Errorf("%s=%q: want MIN..MAX", key, v)
 		}
-		*fl.span = Range{m, n}
-	case fl.num != nil:
+		*p = Range{m, n}
+	case *int:
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return fmt.Errorf("%s=%q: want an integer", key, v)
@@ -123,17 +124,17 @@ func (fl *Field) parse(v string) error {
 				n = -1
 			}
 		}
-		*fl.num = n
-	case fl.flag != nil:
+		*p = n
+	case *bool:
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return fmt.Errorf("%s=%q: want true or false", key, v)
 		}
-		*fl.flag = b
-	case fl.word != nil:
-		*fl.word = v
-	default:
-		return fl.list.parse(key, fl.what, v)
+		*p = b
+	case *choice:
+		*p.p = v
+	case listField:
+		return p.parse(key, v)
 	}
 	return nil
 }
@@ -142,24 +143,26 @@ func (fl *Field) parse(v string) error {
 // prefix.
 func (fl *Field) check() error {
 	key := fl.Key
-	switch {
-	case fl.span != nil:
-		switch r := *fl.span; {
+	switch p := fl.v.(type) {
+	case *Range:
+		switch r := *p; {
 		case r.Min > r.Max:
 			return fmt.Errorf("%s=%s: write %s=MIN..MAX with MIN <= MAX", key, r, key)
 		case r.Min < fl.lo || r.Max > fl.hi:
 			return fmt.Errorf("%s=%s out of range; keep it within %d..%d", key, r, fl.lo, fl.hi)
 		}
-	case fl.num != nil && fl.none:
-		return checkInt(key, max(*fl.num, 0), fl.lo, fl.hi)
-	case fl.num != nil:
-		return checkInt(key, *fl.num, fl.lo, fl.hi)
-	case fl.word != nil:
-		if !slices.Contains(fl.choices, *fl.word) {
-			return fmt.Errorf("%s: unknown %s %q; use %s", key, fl.what, *fl.word, strings.Join(fl.choices, ", "))
+	case *int:
+		n := *p
+		if fl.none {
+			n = max(n, 0)
 		}
-	case fl.list != nil:
-		return fl.list.check(key, fl.what)
+		return checkInt(key, n, fl.lo, fl.hi)
+	case *choice:
+		if !slices.Contains(p.choices, *p.p) {
+			return fmt.Errorf("%s: unknown %s %q; use %s", key, p.what, *p.p, strings.Join(p.choices, ", "))
+		}
+	case listField:
+		return p.check(key)
 	}
 	return nil
 }
@@ -174,6 +177,7 @@ func checkInt(key string, n, lo, hi int) error {
 // list is a [List] field of items of type T.
 type list[T comparable] struct {
 	p       *[]T
+	what    string
 	choices []T
 	name    func(T) string
 }
@@ -197,7 +201,7 @@ func (l *list[T]) use() string {
 	return strings.Join(names, ", ")
 }
 
-func (l *list[T]) parse(key, what, v string) error {
+func (l *list[T]) parse(key, v string) error {
 	var items []T // "key=" is the empty list, which check rejects
 	if v != "" {
 	items:
@@ -208,21 +212,21 @@ func (l *list[T]) parse(key, what, v string) error {
 					continue items
 				}
 			}
-			return fmt.Errorf("%s: unknown %s %q; use %s", key, what, s, l.use())
+			return fmt.Errorf("%s: unknown %s %q; use %s", key, l.what, s, l.use())
 		}
 	}
 	*l.p = items
 	return nil
 }
 
-func (l *list[T]) check(key, what string) error {
+func (l *list[T]) check(key string) error {
 	items := *l.p
 	if len(items) == 0 {
 		return fmt.Errorf("%s is empty; name at least one of %s", key, l.use())
 	}
 	for i, it := range items {
 		if !slices.Contains(l.choices, it) {
-			return fmt.Errorf("%s: unknown %s %q; use %s", key, what, l.name(it), l.use())
+			return fmt.Errorf("%s: unknown %s %q; use %s", key, l.what, l.name(it), l.use())
 		}
 		if slices.Contains(items[:i], it) {
 			return fmt.Errorf("%s: %s listed twice; name it once", key, l.name(it))
