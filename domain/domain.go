@@ -90,8 +90,8 @@ type OracleInfo struct {
 	// Aliases are other names --oracle takes ("partition" for tlp-where in graphs).
 	Aliases []string
 	// Always oracles run in every campaign (error); Multi ones need two engines and are left out
-	// with one.
-	Always, Multi bool
+	// with one; Auto ones are added whenever a campaign has two engines (SQL's diff).
+	Always, Multi, Auto bool
 }
 
 // Command is a subcommand of a domain.
@@ -404,7 +404,8 @@ func Versions(ts []fuzz.Target) string {
 }
 
 // ResolveOracles turns the names given to --oracle into the campaign's oracles: aliases resolved,
-// unknown names an error, Multi oracles left out with fewer than two engines, Always oracles added.
+// unknown names an error, Multi oracles left out with fewer than two engines, Always oracles added,
+// and Auto ones with two engines or more.
 func (d *Domain) ResolveOracles(given []string, engines int) ([]string, error) {
 	var out []string
 	add := func(n string) {
@@ -423,7 +424,7 @@ func (d *Domain) ResolveOracles(given []string, engines int) ([]string, error) {
 		add(o.Name)
 	}
 	for _, o := range d.Oracles {
-		if o.Always {
+		if o.Always || o.Auto && engines >= 2 {
 			add(o.Name)
 		}
 	}

@@ -209,13 +209,14 @@ func cmdFuzz(ctx context.Context, d *domain.Domain, args []string, stdout, stder
 			return fs.Fail(domain.ExitFailure, "%v", err)
 		}
 	}
+	say := func(line string) { fmt.Fprintln(stderr, "polyfuzz "+d.Name+": "+line) } // also with --quiet
 	for _, line := range st.Banner {
-		log(line)
+		say(line)
 	}
 	cfg := cf.config(store, stderr)
-	log(fmt.Sprintf("engines %s, oracles %s, seed %d, out %s", versions, strings.Join(s.Oracles, ","), cfg.Seed, cf.out))
+	say(fmt.Sprintf("engines %s, oracles %s, seed %d, out %s", versions, strings.Join(s.Oracles, ","), cfg.Seed, cf.out))
 	if f := s.Fault(); f != "" {
-		log("planted fault " + f + " in " + s.Engines[0].Engine + ": its findings are marked as planted, not engine bugs")
+		say("planted fault " + f + " in " + s.Engines[0].Engine + ": its findings are marked as planted, not engine bugs")
 	}
 	cfg.Command, cfg.Domain, cfg.Gen, cfg.Oracles, cfg.Format = command, d.Name, st.Gen, st.Oracles, st.Format
 	cfg.Options, cfg.Open, cfg.Fault = s.Encode(), numbered(st), s.Fault()

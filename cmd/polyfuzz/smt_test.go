@@ -120,17 +120,17 @@ func TestSMTBadInput(t *testing.T) {
 	b, _ := os.ReadFile(repoFile(t, "testdata/smt/lia_schedule.smt2"))
 	os.WriteFile(filepath.Join(mixed, "good.smt2"), b, 0o644)
 	checkBadInputs(t, []badInput{
-		{"no usable seed", []string{"smt", "--seeds", bad, "--tests", "1"}, 1, "no usable seed"},
+		{"no usable seed", []string{"smt", "--seeds", bad, "--tests", "1"}, 2, "no usable seed"},
 		{"malformed seed skipped with position", []string{"smt", "--seeds", mixed, "--tests", "5", "--out", filepath.Join(dir, "o1")}, 0,
 			"skipped broken.smt2: syntax: line 1, column 17"},
 		{"unsupported theory counted", []string{"smt", "--seeds", mixed, "--tests", "5", "--out", filepath.Join(dir, "o2")}, 0,
 			"skipped: floating-point 1, syntax 1"},
-		{"missing seeds folder", []string{"smt", "--seeds", filepath.Join(dir, "nope")}, 1, "--seeds:"},
+		{"missing seeds folder", []string{"smt", "--seeds", filepath.Join(dir, "nope")}, 2, "--seeds:"},
 		{"missing solver binary", []string{"smt", "--solver-cmd", "/nonexistent/z3 -in"}, 1, "/nonexistent/z3"},
 		{"not an SMT solver", []string{"smt", "--solver-cmd", "cat"}, 1, "does not speak SMT-LIB"},
-		{"unknown solver", []string{"smt", "--solver", "mathsat9"}, 1, `unknown solver "mathsat9"`},
-		{"unknown oracle", []string{"smt", "--oracle", "pqs"}, 1, `unknown --oracle "pqs"`},
-		{"bad model source", []string{"smt", "--models", "solver"}, 1, `unknown model source "solver"`},
+		{"unknown solver", []string{"smt", "--solver", "mathsat9"}, 2, `unknown engine "mathsat9"`},
+		{"unknown oracle", []string{"smt", "--oracle", "pqs"}, 2, `unknown --oracle "pqs"`},
+		{"bad model source", []string{"smt", "--models", "solver"}, 2, `unknown model source "solver"`},
 	})
 }
 

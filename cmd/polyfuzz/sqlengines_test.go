@@ -150,8 +150,8 @@ func TestServerSafety(t *testing.T) {
 	}
 	out := t.TempDir()
 	code, _, stderr := polyfuzz(t, "sql", "--dbms", "postgres="+u.String(), "--tests", "10", "--out", out)
-	if code != 2 || !strings.Contains(stderr, "public.accounts") || !strings.Contains(stderr, "--force") {
-		t.Fatalf("exit %d, stderr:\n%s\nwant exit 2 naming public.accounts and --force", code, stderr)
+	if code != 1 || !strings.Contains(stderr, "public.accounts") || !strings.Contains(stderr, "--force") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant exit 1 naming public.accounts and --force", code, stderr)
 	}
 	if strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Errorf("want one line, got:\n%s", stderr)
@@ -203,16 +203,16 @@ func TestServerBadInput(t *testing.T) {
 	}
 	hostPort := func(dsn string) string { u, _ := url.Parse(dsn); return u.Host }
 	tests := []badInput{
-		{"unreachable postgres", []string{"sql", "--dbms", "postgres=postgres://u:secret-pw@127.0.0.1:1/db"}, 2,
+		{"unreachable postgres", []string{"sql", "--dbms", "postgres=postgres://u:secret-pw@127.0.0.1:1/db"}, 1,
 			"cannot reach postgres at 127.0.0.1:1"},
-		{"unreachable mariadb", []string{"sql", "--dbms", "mariadb=mariadb://u:secret-pw@127.0.0.1:1/db"}, 2,
+		{"unreachable mariadb", []string{"sql", "--dbms", "mariadb=mariadb://u:secret-pw@127.0.0.1:1/db"}, 1,
 			"cannot reach mariadb at 127.0.0.1:1"},
-		{"wrong postgres password", []string{"sql", "--dbms", "postgres=" + wrongPass(pg)}, 2, "wrong password"},
-		{"wrong mariadb password", []string{"sql", "--dbms", "mariadb=" + wrongPass(my)}, 2, "wrong password"},
-		{"postgres DSN for mariadb", []string{"sql", "--dbms", "mariadb=" + pg}, 2, "give mariadb://"},
-		{"postgres target at the mariadb port", []string{"sql", "--dbms", "postgres=postgres://u:secret-pw@" + hostPort(my) + "/db"}, 2,
+		{"wrong postgres password", []string{"sql", "--dbms", "postgres=" + wrongPass(pg)}, 1, "wrong password"},
+		{"wrong mariadb password", []string{"sql", "--dbms", "mariadb=" + wrongPass(my)}, 1, "wrong password"},
+		{"postgres DSN for mariadb", []string{"sql", "--dbms", "mariadb=" + pg}, 1, "give mariadb://"},
+		{"postgres target at the mariadb port", []string{"sql", "--dbms", "postgres=postgres://u:secret-pw@" + hostPort(my) + "/db"}, 1,
 			"does not speak the postgres protocol"},
-		{"mariadb target at the postgres port", []string{"sql", "--dbms", "mariadb=mariadb://u:secret-pw@" + hostPort(pg) + "/db"}, 2,
+		{"mariadb target at the postgres port", []string{"sql", "--dbms", "mariadb=mariadb://u:secret-pw@" + hostPort(pg) + "/db"}, 1,
 			"does not speak the"},
 		{"embedded engine with a DSN", []string{"sql", "--dbms", "sqlite=file.db"}, 2, "is embedded and takes no DSN"},
 	}

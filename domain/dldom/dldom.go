@@ -114,16 +114,16 @@ func inSQL(name string) domain.Engine {
 
 // table is the Datalog oracle table: adding an oracle is its file and one row here.
 var table = domain.OracleTable[struct{}]{
-	{domain.OracleInfo{Name: "metamorphic"}, func(struct{}) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "metamorphic"}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Metamorphic{Orig: datalog.RoleOrig, Trans: datalog.RoleTrans, Param: datalog.ParamExpect}
 	}},
-	{domain.OracleInfo{Name: "diff", Multi: true}, func(struct{}) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true, Reference: "ref"}
 	}},
-	{domain.OracleInfo{Name: "error", Always: true}, func(struct{}) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Expect: func(_, code, _ string) bool { return code == datalog.CodeUnsupported }}
 	}},
-	{domain.OracleInfo{Name: "guidance", Always: true}, func(struct{}) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "guidance", Always: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Emptiness{Target: "ref", Prefixes: []string{datalog.RoleOrig}}
 	}},
 }

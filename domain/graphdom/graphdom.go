@@ -85,25 +85,25 @@ func init() {
 // table is the graph oracle table: adding an oracle is its file and one row here. known says
 // whether the catalogue of known differences explains discrepancies.
 var table = domain.OracleTable[bool]{
-	{domain.OracleInfo{Name: "diff", Multi: true}, func(known bool) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(known bool) fuzz.Oracle {
 		o := oracles.Rows{Prefixes: []string{"graph.", "tlp."}, AnsweredOnly: true, Reference: "ref"}
 		if !known {
 			return o
 		}
 		return oracles.Known{Oracle: o, Explain: cyphergen.Explain}
 	}},
-	{domain.OracleInfo{Name: "tlp-where", Aliases: []string{"partition"}}, func(known bool) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "tlp-where", Aliases: []string{"partition"}}, New: func(known bool) fuzz.Oracle {
 		if !known {
 			return oracles.TLP{}
 		}
 		return oracles.Known{Oracle: oracles.TLP{}, Explain: cyphergen.Explain}
 	}},
-	{domain.OracleInfo{Name: "error", Always: true}, func(known bool) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(known bool) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Reference: "ref", Expect: func(_, code, msg string) bool {
 			return code == cyphergen.CodeUnsupported || known && cyphergen.ExpectedError(msg) != ""
 		}}
 	}},
-	{domain.OracleInfo{Name: "guidance", Always: true}, func(bool) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "guidance", Always: true}, New: func(bool) fuzz.Oracle {
 		return oracles.Emptiness{Target: "ref", Prefixes: []string{"graph.", "tlp.orig"}}
 	}},
 }

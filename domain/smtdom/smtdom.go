@@ -88,12 +88,12 @@ func openSolver(_ context.Context, s domain.Spec) (fuzz.Target, error) {
 
 // table is the SMT oracle table: adding an oracle is its file and one row here.
 var table = domain.OracleTable[struct{}]{
-	{domain.OracleInfo{Name: smtgen.OracleSat}, func(struct{}) fuzz.Oracle { return smtgen.SatOracle{} }},
-	{domain.OracleInfo{Name: smtgen.OracleModel}, func(struct{}) fuzz.Oracle { return smtgen.ModelOracle{} }},
-	{domain.OracleInfo{Name: "diff", Multi: true}, func(struct{}) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: smtgen.OracleSat}, New: func(struct{}) fuzz.Oracle { return smtgen.SatOracle{} }},
+	{OracleInfo: domain.OracleInfo{Name: smtgen.OracleModel}, New: func(struct{}) fuzz.Oracle { return smtgen.ModelOracle{} }},
+	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Answers{Role: smtgen.RoleInstance, Values: []string{"sat", "unsat", "unknown"}, Wildcards: []string{"unknown"}}
 	}},
-	{domain.OracleInfo{Name: "error", Always: true}, func(struct{}) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Errors{Expect: smtgen.ExpectError, SkipTimeouts: true, Chained: true}
 	}},
 }

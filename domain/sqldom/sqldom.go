@@ -81,27 +81,27 @@ type env struct {
 
 // table is the SQL oracle table: adding an oracle is its file and one row here.
 var table = domain.OracleTable[*env]{
-	{domain.OracleInfo{Name: "norec"}, func(*env) fuzz.Oracle { return oracles.NoREC{} }},
-	{domain.OracleInfo{Name: "tlp-where"}, func(*env) fuzz.Oracle { return oracles.TLP{} }},
-	{domain.OracleInfo{Name: "tlp-having"}, func(*env) fuzz.Oracle { return oracles.TLP{Variant: "having"} }},
-	{domain.OracleInfo{Name: "tlp-distinct"}, func(*env) fuzz.Oracle { return oracles.TLP{Variant: "distinct"} }},
-	{domain.OracleInfo{Name: "tlp-groupby"}, func(*env) fuzz.Oracle { return oracles.TLP{Variant: "groupby"} }},
-	{domain.OracleInfo{Name: "tlp-agg"}, func(*env) fuzz.Oracle { return oracles.TLPAgg{} }},
-	{domain.OracleInfo{Name: "diff", Multi: true}, func(*env) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "norec"}, New: func(*env) fuzz.Oracle { return oracles.NoREC{} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-where"}, New: func(*env) fuzz.Oracle { return oracles.TLP{} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-having"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "having"} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-distinct"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "distinct"} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-groupby"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "groupby"} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-agg"}, New: func(*env) fuzz.Oracle { return oracles.TLPAgg{} }},
+	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true, Auto: true}, New: func(*env) fuzz.Oracle {
 		return oracles.Rows{Prefixes: []string{"norec.", "tlp.", "having.", "distinct.", "groupby."}}
 	}},
-	{domain.OracleInfo{Name: "error", Always: true}, func(e *env) fuzz.Oracle { return oracles.Errors{Expect: e.expect} }},
+	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(e *env) fuzz.Oracle { return oracles.Errors{Expect: e.expect} }},
 }
 
 // flags registers the SQL generator's flags and --isolate.
-func flags(fs *flag.FlagSet) func(s *domain.Settings, _ domain.Spec) error {
+func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 	perDB := fs.Int("queries-per-db", sqlgen.DefaultQueriesPerDB, "test cases that share one generated database")
 	depth := fs.Int("max-depth", 0, "maximum expression depth (0: generator default)")
 	tables := fs.Int("max-tables", 0, "maximum tables per database (0: generator default)")
 	inserts := fs.Int("max-inserts", 0, "maximum INSERT statements per database (0: generator default)")
 	distinctViews := fs.Bool("distinct-views", false, "allow SELECT DISTINCT in views (a known false-positive source)")
 	isolate := fs.Bool("isolate", true, "run embedded engines in a child process, so that an engine crash becomes a finding")
-	return func(s *domain.Settings, _ domain.Spec) error {
+	return func(s *domain.Settings, base domain.Spec) error {
 		if *perDB < 1 || *perDB > 1<<fuzz.SetupBits {
 			return fmt.Errorf("--queries-per-db must be between 1 and %d (got %d)", 1<<fuzz.SetupBits, *perDB)
 		}
@@ -128,6 +128,10 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, _ domain.Spec) error {
 		}
 		o.Oracles = nil // build sets them from the campaign's oracles
 		s.Gen = o.String()
+		if len(s.Engines) == 0 {
+			base.Engine = "sqlite"
+			s.Engines = []domain.Spec{base}
+		}
 		for i := range s.Engines {
 			s.Engines[i].Isolate = *isolate
 		}
