@@ -112,13 +112,16 @@ func inSQL(name string) domain.Engine {
 	}}
 }
 
+// show prints answers in findings as Datalog facts.
+var show = oracles.Display{Value: datalog.ShowValue, Row: datalog.ShowRow}
+
 // table is the Datalog oracle table: adding an oracle is its file and one row here.
 var table = domain.OracleTable[struct{}]{
 	{OracleInfo: domain.OracleInfo{Name: "metamorphic"}, New: func(struct{}) fuzz.Oracle {
-		return oracles.Metamorphic{Orig: datalog.RoleOrig, Trans: datalog.RoleTrans, Param: datalog.ParamExpect}
+		return oracles.Metamorphic{Orig: datalog.RoleOrig, Trans: datalog.RoleTrans, Param: datalog.ParamExpect, Show: show}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(struct{}) fuzz.Oracle {
-		return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true, Reference: "ref"}
+		return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true, Reference: "ref", Show: show}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Expect: func(_, code, _ string) bool { return code == datalog.CodeUnsupported }}

@@ -82,11 +82,14 @@ func init() {
 	Domain.Commands = []domain.Command{{Name: "run", Usage: "run a case script (case.cypher) on one graph engine", Run: run}}
 }
 
+// show prints values in findings in Cypher's notation.
+var show = oracles.Display{Value: cyphergen.ShowValue}
+
 // table is the graph oracle table: adding an oracle is its file and one row here. known says
 // whether the catalogue of known differences explains discrepancies.
 var table = domain.OracleTable[bool]{
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(known bool) fuzz.Oracle {
-		o := oracles.Rows{Prefixes: []string{"graph.", "tlp."}, AnsweredOnly: true, Reference: "ref"}
+		o := oracles.Rows{Prefixes: []string{"graph.", "tlp."}, AnsweredOnly: true, Reference: "ref", Show: show}
 		if !known {
 			return o
 		}
@@ -94,9 +97,9 @@ var table = domain.OracleTable[bool]{
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "tlp-where", Aliases: []string{"partition"}}, New: func(known bool) fuzz.Oracle {
 		if !known {
-			return oracles.TLP{}
+			return oracles.TLP{Show: show}
 		}
-		return oracles.Known{Oracle: oracles.TLP{}, Explain: cyphergen.Explain}
+		return oracles.Known{Oracle: oracles.TLP{Show: show}, Explain: cyphergen.Explain}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(known bool) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Reference: "ref", Expect: func(_, code, msg string) bool {

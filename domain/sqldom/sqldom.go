@@ -79,16 +79,19 @@ type env struct {
 	expect oracles.Expect
 }
 
+// show prints values in findings as SQL literals.
+var show = oracles.Display{Value: sqlgen.ShowValue}
+
 // table is the SQL oracle table: adding an oracle is its file and one row here.
 var table = domain.OracleTable[*env]{
 	{OracleInfo: domain.OracleInfo{Name: "norec"}, New: func(*env) fuzz.Oracle { return oracles.NoREC{} }},
-	{OracleInfo: domain.OracleInfo{Name: "tlp-where"}, New: func(*env) fuzz.Oracle { return oracles.TLP{} }},
-	{OracleInfo: domain.OracleInfo{Name: "tlp-having"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "having"} }},
-	{OracleInfo: domain.OracleInfo{Name: "tlp-distinct"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "distinct"} }},
-	{OracleInfo: domain.OracleInfo{Name: "tlp-groupby"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "groupby"} }},
-	{OracleInfo: domain.OracleInfo{Name: "tlp-agg"}, New: func(*env) fuzz.Oracle { return oracles.TLPAgg{} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-where"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-having"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "having", Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-distinct"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "distinct", Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-groupby"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "groupby", Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-agg"}, New: func(*env) fuzz.Oracle { return oracles.TLPAgg{Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true, Auto: true}, New: func(*env) fuzz.Oracle {
-		return oracles.Rows{Prefixes: []string{"norec.", "tlp.", "having.", "distinct.", "groupby."}}
+		return oracles.Rows{Prefixes: []string{"norec.", "tlp.", "having.", "distinct.", "groupby."}, Show: show}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(e *env) fuzz.Oracle { return oracles.Errors{Expect: e.expect} }},
 }
