@@ -23,6 +23,10 @@ type Case struct {
 	// Params are named pieces of the query text that a domain's reducer may shrink and substitute
 	// back into every query (for SQL, "pred" is the predicate all variants share).
 	Params map[string]string `json:"params,omitempty"`
+	// Memo is what the generator knew of the case when it made it (a parsed form), for the
+	// domain's oracles, so that they need not read the case's text back. It is not stored, and
+	// Clone drops it: a copy may be edited.
+	Memo any `json:"-"`
 }
 
 // Query is one statement of a case's variants.
@@ -34,6 +38,7 @@ type Query struct {
 // Clone returns a deep copy of c.
 func (c *Case) Clone() *Case {
 	d := *c
+	d.Memo = nil
 	d.Setup = append([]string(nil), c.Setup...)
 	d.Queries = append([]Query(nil), c.Queries...)
 	if c.Params != nil {

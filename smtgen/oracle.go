@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
@@ -25,47 +24,17 @@ type parsed struct {
 	values []*Term
 }
 
-// parsedCache remembers the parsed form of the last cases the generators made, so that the
-// oracles need not read back the text of a case they are given as it was generated (the runner
-// checks a case right after generating it). An entry is used only when the case's query texts
-// are still the ones it was made from.
-type parsedCache struct {
-	mu    sync.Mutex
-	next  int
-	slots [256]struct {
-		seed    uint64
-		queries []fuzz.Query
-		p       *parsed
-	}
-}
-
-// recent is the cache every generator of the process fills.
-var recent parsedCache
-
-func (pc *parsedCache) add(c *fuzz.Case, p *parsed) {
-	pc.mu.Lock()
-	s := &pc.slots[pc.next]
-	s.seed, s.queries, s.p = c.Seed, c.Queries, p
-	pc.next = (pc.next + 1) % len(pc.slots)
-	pc.mu.Unlock()
-}
-
-func (pc *parsedCache) get(c *fuzz.Case) *parsed {
-	pc.mu.Lock()
-	defer pc.mu.Unlock()
-	for i := range pc.slots {
-		s := &pc.slots[i]
-		if s.p != nil && s.seed == c.Seed && len(s.queries) == len(c.Queries) && slices.Equal(s.queries, c.Queries) {
-			return s.p
-		}
-	}
-	return nil
+// memo is the parsed form of a case as its generator made it, kept in [fuzz.Case.Memo] with the
+// queries it was made for.
+type memo struct {
+	queries []fuzz.Query
+	p       *parsed
 }
 
 // parseCase reads c's instance (and model query, when present).
 func parseCase(c *fuzz.Case) (*parsed, error) {
-	if p := recent.get(c); p != nil {
-		return p, nil
+	if m, ok := c.Memo.(*memo); ok && slices.Equal(m.queries, c.Queries) {
+		return m.p, nil
 	}
 	return readCase(c)
 }

@@ -124,7 +124,7 @@ func (g *Generator) Generate(s uint64) (*fuzz.Case, error) {
 	if len(vt) > 0 {
 		c.Queries = append(c.Queries, fuzz.Query{Role: RoleModel, Text: strings.TrimSuffix(getValue(vt), "\n")})
 	}
-	recent.add(c, &parsed{env: p.seed.Env, checks: checks, values: vt})
+	c.Memo = &memo{queries: c.Queries, p: &parsed{env: p.seed.Env, checks: checks, values: vt}}
 	c.Params = map[string]string{ParamModel: p.modelText, ParamLogic: p.seed.Logic,
 		ParamSeed: p.seed.Name + " " + p.seed.Hash + " (" + p.modelSource + " model)", ParamMode: mode}
 	return c, nil

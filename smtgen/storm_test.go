@@ -45,8 +45,11 @@ func TestGeneratedInstancesAreCertified(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: case does not read back: %v\n%s", s, err, c.Queries[0].Text)
 		}
-		if q := recent.get(c); q == nil || len(q.checks) != len(p.checks) || len(q.values) != len(p.values) {
+		if m, _ := c.Memo.(*memo); m == nil || len(m.p.checks) != len(p.checks) || len(m.p.values) != len(p.values) {
 			t.Fatalf("seed %d: the generator's parsed form does not match the text", s)
+		}
+		if c.Clone().Memo != nil {
+			t.Fatalf("seed %d: a copy of the case keeps the generator's parsed form", s)
 		}
 		m, err := ParseModelText(c.Params[ParamModel], p.env)
 		if err != nil {
