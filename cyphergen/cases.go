@@ -6,15 +6,13 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
 
-// Roles of a graph case's queries.
-const (
-	RoleQuery = "graph.q" // a general query, compared across engines
-	// The oracles.TLP "where" layout: rows(orig) = rows(p) ⊎ rows(notp) ⊎ rows(null).
-	RoleTLPOrig = "tlp.orig"
-	RoleTLPP    = "tlp.p"
-	RoleTLPNotP = "tlp.notp"
-	RoleTLPNull = "tlp.null"
-)
+// GraphQuery is the layout of a general query, compared across engines ("graph.q"). A graph
+// case carries it, fuzz.TLPWhere (a query and its partitions: rows(orig) = rows(p) ⊎ rows(notp)
+// ⊎ rows(null)), or both.
+var GraphQuery = fuzz.NewLayout("graph", "q")
+
+// RoleQuery is the role of the general query.
+var RoleQuery = GraphQuery.Role("q")
 
 // queryStream is the PCG stream of a case's query generator.
 const queryStream = 0x6379706865722d71 // "cypher-q"
@@ -38,9 +36,9 @@ type graphEntry struct {
 	setup []string
 }
 
-// NewGenerator returns a generator of cases with a general query (role "graph.q") when diff,
-// and a query with its three partitions (roles "tlp.orig", "tlp.p", "tlp.notp", "tlp.null")
-// when partition, never using a feature in avoid.
+// NewGenerator returns a generator of cases with a general query (layout [GraphQuery]) when
+// diff, and a query with its three partitions (layout fuzz.TLPWhere) when partition, never
+// using a feature in avoid.
 func NewGenerator(o Options, avoid map[string]bool, diff, partition bool) *Generator {
 	return &Generator{o: o, gen: o.String(), avoid: avoid, diff: diff, partition: partition,
 		graphs: fuzz.NewSetupCache[*graphEntry](graphCacheSize)}
@@ -62,9 +60,10 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	}
 	if g.partition {
 		orig, p, notp, null := qg.Partition()
+		r := fuzz.TLPWhere.Roles()
 		c.Queries = append(c.Queries,
-			fuzz.Query{Role: RoleTLPOrig, Text: orig.String()}, fuzz.Query{Role: RoleTLPP, Text: p.String()},
-			fuzz.Query{Role: RoleTLPNotP, Text: notp.String()}, fuzz.Query{Role: RoleTLPNull, Text: null.String()})
+			fuzz.Query{Role: r[0], Text: orig.String()}, fuzz.Query{Role: r[1], Text: p.String()},
+			fuzz.Query{Role: r[2], Text: notp.String()}, fuzz.Query{Role: r[3], Text: null.String()})
 	}
 	return c, nil
 }

@@ -51,7 +51,7 @@ func TestGenerator(t *testing.T) {
 	}
 	g2 := NewGenerator(o, nil, false, true)
 	c, _ := g2.Generate(cases[0].Seed)
-	if len(c.Queries) != 4 || c.Queries[0].Role != RoleTLPOrig {
+	if len(c.Queries) != 4 || c.Queries[0].Role != fuzz.TLPWhere.Role("orig") {
 		t.Errorf("partition-only case has queries %v", c.Queries)
 	}
 	// The setup builds the graph the queries were drawn from: the reference evaluator's graph

@@ -158,9 +158,10 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 		b.WriteString("if [ \"$same\" = 0 ]; then echo \"repro.sh: the bug reproduces\"; exit 0; fi\necho \"repro.sh: the bug does not reproduce: the engines return the same rows\"\nexit 1\n")
 	case "tlp":
 		b.WriteString("# tlp-where: the original query's rows must be, as a multiset, its partitions' rows.\nres=1\n")
-		fmt.Fprintf(&b, "for e in %s; do\n\tok=1\n\tfor r in tlp.orig tlp.p tlp.notp tlp.null; do answered \"$e\" \"$r\" || ok=0; done\n", list)
+		r := fuzz.TLPWhere.Roles()
+		fmt.Fprintf(&b, "for e in %s; do\n\tok=1\n\tfor r in %s; do answered \"$e\" \"$r\" || ok=0; done\n", list, strings.Join(r, " "))
 		b.WriteString("\tif [ \"$ok\" = 0 ]; then echo \"repro.sh: $e did not answer every query\" >&2; res=2; continue; fi\n")
-		b.WriteString("\trows \"$e\" tlp.orig >\"$tmp/orig\"\n\t{ rows \"$e\" tlp.p; rows \"$e\" tlp.notp; rows \"$e\" tlp.null; } | LC_ALL=C sort >\"$tmp/parts\"\n")
+		fmt.Fprintf(&b, "\trows \"$e\" %s >\"$tmp/orig\"\n\t{ rows \"$e\" %s; rows \"$e\" %s; rows \"$e\" %s; } | LC_ALL=C sort >\"$tmp/parts\"\n", r[0], r[1], r[2], r[3])
 		b.WriteString("\tif ! cmp -s \"$tmp/orig\" \"$tmp/parts\"; then\n\t\techo \"repro.sh: on $e the partitions' rows differ from the original rows (< missing from the partitions, > added by them):\"\n" +
 			"\t\tdiff \"$tmp/orig\" \"$tmp/parts\" | grep '^[<>]' | head -n 10\n\t\techo \"repro.sh: the bug reproduces on $e\"; exit 0\n\tfi\ndone\n")
 		b.WriteString("[ \"$res\" = 1 ] && echo \"repro.sh: the bug does not reproduce: the partitions give the original rows\"\nexit \"$res\"\n")

@@ -8,10 +8,18 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
 
-// Roles of the queries of a queryFuzz case, and its parameters.
+// Programs is the layout of a queryFuzz case: the generated program ("datalog.orig") and its
+// transformation ("datalog.trans").
+var Programs = fuzz.NewLayout("datalog", "orig", "trans")
+
+// Roles of the queries of a queryFuzz case.
+var (
+	RoleOrig  = Programs.Role("orig")  // the generated program
+	RoleTrans = Programs.Role("trans") // its transformation
+)
+
+// Parameters of a queryFuzz case.
 const (
-	RoleOrig  = "datalog.orig"  // the generated program
-	RoleTrans = "datalog.trans" // its transformation
 	// ParamExpect names the relation of the transformed output to the original ([Expect.String]).
 	ParamExpect = "expect"
 	// ParamSteps lists the applied steps, comma-separated ("ADD_EQU,MOD_CON").

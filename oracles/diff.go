@@ -18,8 +18,9 @@ import (
 // Skips: "fewer-than-two-answers" with fewer than two runs, "no-layout" when no query is selected,
 // "error-on-some-engine" when no selected query was answered by every engine.
 type Rows struct {
-	// Prefixes selects the compared queries by the prefix of their role; empty selects every query.
-	Prefixes []string
+	// Layouts selects the compared queries: those whose role is one of the layouts' roles; empty
+	// selects every query.
+	Layouts []*fuzz.Layout
 	// AnsweredOnly compares a query among the engines that answered it, when at least two did,
 	// and counts each engine left out in the verdict's Partial ("CODE on ENGINE"); for engines
 	// that fail only on programs they cannot express.
@@ -36,10 +37,7 @@ func (Rows) Name() string { return "diff" }
 
 // selects reports whether the query with the given role is compared.
 func (o Rows) selects(role string) bool {
-	if len(o.Prefixes) == 0 {
-		return true
-	}
-	return slices.ContainsFunc(o.Prefixes, func(p string) bool { return strings.HasPrefix(role, p) })
+	return len(o.Layouts) == 0 || selects(o.Layouts, role)
 }
 
 // Check compares the rows of every selected query across the runs.

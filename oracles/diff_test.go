@@ -13,9 +13,10 @@ func TestRows(t *testing.T) {
 	run := func(target string, rs ...*fuzz.Result) fuzz.Run { return fuzz.Run{Target: target, Results: rs} }
 	failed := &fuzz.Result{Status: fuzz.StatusEngineError, Code: "42883", Err: "function does not exist"}
 	one, two := ok(row("i:1", "t:a")), ok(row("i:1", "t:a"), row("i:2", "t:b"))
+	x := fuzz.NewLayout("x", "plain")
 	tests := []struct {
 		name        string
-		prefixes    []string
+		layouts     []*fuzz.Layout
 		runs        []fuzz.Run
 		title, skip string
 		role        string // role of the finding
@@ -54,18 +55,18 @@ func TestRows(t *testing.T) {
 			"", "", ""},
 		{"missing results", nil, []fuzz.Run{run("a", one, two, ok()), run("b")}, "", "error-on-some-engine", ""},
 		{"one run", nil, []fuzz.Run{run("a", one, two, ok())}, "", "fewer-than-two-answers", ""},
-		{"prefix filters", []string{"tlp."}, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok(row("i:9")))},
+		{"layout filters", []*fuzz.Layout{fuzz.TLPWhere}, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok(row("i:9")))},
 			"", "", ""},
-		{"no prefix compares all", nil, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok(row("i:9")))},
+		{"no layout compares all", nil, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok(row("i:9")))},
 			"diff: a vs b: return different rows", "", "x.plain"},
-		{"prefix selects", []string{"tlp.p", "x."}, []fuzz.Run{run("a", two, two, ok()), run("b", one, two, ok(row("i:9")))},
+		{"layouts select", []*fuzz.Layout{fuzz.TLPWhere.Sub("p"), x}, []fuzz.Run{run("a", two, two, ok()), run("b", one, two, ok(row("i:9")))},
 			"diff: a vs b: return different rows", "", "x.plain"},
-		{"prefix selects nothing", []string{"norec."}, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok())},
+		{"layout selects nothing", []*fuzz.Layout{fuzz.NoREC}, []fuzz.Run{run("a", one, two, ok()), run("b", one, two, ok())},
 			"", "no-layout", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := Rows{Prefixes: tc.prefixes}.Check(c, tc.runs)
+			v := Rows{Layouts: tc.layouts}.Check(c, tc.runs)
 			checkVerdict(t, v, tc.title, tc.skip, fuzz.KindWrongResult)
 			if v.Finding != nil && (len(v.Finding.Roles) != 1 || v.Finding.Roles[0] != tc.role || v.Finding.Oracle != "diff") {
 				t.Errorf("finding oracle %q roles %v, want diff [%s]", v.Finding.Oracle, v.Finding.Roles, tc.role)

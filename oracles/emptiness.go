@@ -1,18 +1,16 @@
 package oracles
 
-import (
-	"strings"
+import "github.com/polyfuzz/polyfuzz/fuzz"
 
-	"github.com/polyfuzz/polyfuzz/fuzz"
-)
-
-// Emptiness measures guidance: it notes, for each query whose role starts with one of Prefixes,
+// Emptiness measures guidance: it notes, for each query whose role is one of the roles of Layouts,
 // whether Target's answer has rows ("non-empty"), none ("empty") or failed ("failed"). It never
 // finds anything and makes no check; a campaign's notes give the share of non-empty queries,
 // which guided generators (GDsmith) aim to keep high.
 type Emptiness struct {
-	Target   string
-	Prefixes []string
+	// Target names the target whose answers are noted.
+	Target string
+	// Layouts selects the noted queries (a layout's Sub selects some of its queries).
+	Layouts []*fuzz.Layout
 }
 
 // Name returns "guidance".
@@ -26,7 +24,7 @@ func (o Emptiness) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			continue
 		}
 		for i, q := range c.Queries {
-			if i >= len(run.Results) || !hasAnyPrefix(q.Role, o.Prefixes) {
+			if i >= len(run.Results) || !selects(o.Layouts, q.Role) {
 				continue
 			}
 			switch r := run.Results[i]; {
@@ -40,13 +38,4 @@ func (o Emptiness) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		}
 	}
 	return v
-}
-
-func hasAnyPrefix(s string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return false
 }

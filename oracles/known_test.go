@@ -32,7 +32,7 @@ func TestKnown(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := Known{Oracle: Rows{Prefixes: []string{"graph."}, Reference: "ref"}, Explain: tt.explains}
+			o := Known{Oracle: Rows{Layouts: []*fuzz.Layout{fuzz.NewLayout("graph", "q")}, Reference: "ref"}, Explain: tt.explains}
 			v := o.Check(c, tt.runs)
 			if v.Skip != tt.skip || (v.Finding != nil) != tt.finding {
 				t.Errorf("verdict %+v, want skip %q, finding %v", v, tt.skip, tt.finding)
@@ -45,6 +45,7 @@ func TestKnown(t *testing.T) {
 }
 
 func TestEmptiness(t *testing.T) {
+	graph := fuzz.NewLayout("graph", "q")
 	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "graph.q"}, {Role: "tlp.orig"}, {Role: "other"}}}
 	rows := func(n int) *fuzz.Result {
 		r := &fuzz.Result{Status: fuzz.StatusOK}
@@ -57,12 +58,12 @@ func TestEmptiness(t *testing.T) {
 		{Target: "neo4j", Results: []*fuzz.Result{rows(0), rows(0), rows(0)}},
 		{Target: "ref", Results: []*fuzz.Result{rows(2), {Status: fuzz.StatusEngineError}, rows(0)}},
 	}
-	v := Emptiness{Target: "ref", Prefixes: []string{"graph.", "tlp."}}.Check(c, runs)
+	v := Emptiness{Target: "ref", Layouts: []*fuzz.Layout{graph, fuzz.TLPWhere}}.Check(c, runs)
 	if got := strings.Join(v.Notes, ","); got != "non-empty,failed" || v.Checked || v.Finding != nil || v.Skip != "" {
 		t.Errorf("verdict %+v, want notes non-empty,failed only", v)
 	}
 	runs[1].Results[0] = rows(0)
-	if got := strings.Join(Emptiness{Target: "ref", Prefixes: []string{"graph."}}.Check(c, runs).Notes, ","); got != "empty" {
+	if got := strings.Join(Emptiness{Target: "ref", Layouts: []*fuzz.Layout{graph}}.Check(c, runs).Notes, ","); got != "empty" {
 		t.Errorf("notes %q, want empty", got)
 	}
 }

@@ -10,8 +10,8 @@ import (
 // number of rows an optimizable query fetches with predicate p in WHERE must equal the number of
 // rows for which p IS TRUE, counted by an unoptimizable query that evaluates p on every row.
 //
-// Layout: "norec.opt-count" (one row, one count) or "norec.opt-rows" (rows to count), and
-// "norec.unopt" (one row holding the sum; NULL counts as zero).
+// Layout: [fuzz.NoREC]: "norec.opt-count" (one row, one count) or "norec.opt-rows" (rows to
+// count), and "norec.unopt" (one row holding the sum; NULL counts as zero).
 type NoREC struct{}
 
 // Name returns "norec".
@@ -19,13 +19,14 @@ func (NoREC) Name() string { return "norec" }
 
 // Check compares the counts on every run.
 func (o NoREC) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
-	idx := roleIndex(c, "norec.")
-	ui, ok := idx["norec.unopt"]
-	oi, countForm := idx["norec.opt-count"]
+	unoptRole := fuzz.NoREC.Role("unopt")
+	ui := queryIndex(c, unoptRole)
+	oi := queryIndex(c, fuzz.NoREC.Role("opt-count"))
+	countForm := oi >= 0
 	if !countForm {
-		oi, ok = idx["norec.opt-rows"]
+		oi = queryIndex(c, fuzz.NoREC.Role("opt-rows"))
 	}
-	if !ok {
+	if oi < 0 || ui < 0 {
 		return fuzz.Verdict{Skip: "no-layout"}
 	}
 	for ri := range runs {
@@ -39,6 +40,7 @@ func (o NoREC) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			if len(opt.Rows) != 1 || len(opt.Rows[0]) != 1 {
 				return o.malformed(c, runs, run.Target, "count query did not return one value")
 			}
+			var ok bool
 			if got, ok = fuzz.Count(opt.Rows[0][0]); !ok {
 				return o.malformed(c, runs, run.Target, "count query returned a non-count")
 			}
@@ -69,7 +71,7 @@ func (o NoREC) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			Oracle:   "norec",
 			Expected: fmt.Sprintf("%d rows for which the predicate is true (unoptimized query)", want),
 			Actual:   fmt.Sprintf("%d rows %s by the optimized query", got, form),
-			Roles:    []string{c.Queries[oi].Role, "norec.unopt"},
+			Roles:    []string{c.Queries[oi].Role, unoptRole},
 			Case:     c,
 			Runs:     runs,
 		}}

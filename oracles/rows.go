@@ -93,15 +93,31 @@ func (a Bag) key() string {
 	return s.String()
 }
 
-// roleIndex maps each role of c to its query index.
-func roleIndex(c *fuzz.Case, prefix string) map[string]int {
-	m := map[string]int{}
-	for i, q := range c.Queries {
-		if strings.HasPrefix(q.Role, prefix) {
-			m[q.Role] = i
+// queryIndex returns the index of the last query of c with role, or -1 when there is none.
+func queryIndex(c *fuzz.Case, role string) int {
+	for i := len(c.Queries) - 1; i >= 0; i-- {
+		if c.Queries[i].Role == role {
+			return i
 		}
 	}
-	return m
+	return -1
+}
+
+// layout returns the query index of each role of c, in order (the last query of a repeated
+// role), and false if one is missing.
+func layout(c *fuzz.Case, roles []string) ([]int, bool) {
+	at := make([]int, len(roles))
+	for i, r := range roles {
+		if at[i] = queryIndex(c, r); at[i] < 0 {
+			return nil, false
+		}
+	}
+	return at, true
+}
+
+// selects reports whether role is one of the roles of layouts.
+func selects(layouts []*fuzz.Layout, role string) bool {
+	return slices.ContainsFunc(layouts, func(l *fuzz.Layout) bool { return l.Has(role) })
 }
 
 // failedSkip returns a skip reason if any of the results at idx did not answer normally.

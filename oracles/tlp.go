@@ -28,8 +28,8 @@ var TLPVariants = []string{"where", "having", "distinct", "groupby"}
 // fails but the comparison under [Loose] keys passes, the check is skipped as
 // "ambiguous-representative".
 //
-// Layout: "tlp.orig", "tlp.p", "tlp.notp", "tlp.null" for where; V+".orig", V+".p", V+".notp",
-// V+".null" for another variant V.
+// Layout: [fuzz.TLPWhere] ("tlp.orig", "tlp.p", "tlp.notp", "tlp.null") for where,
+// [fuzz.TLPHaving], [fuzz.TLPDistinct] and [fuzz.TLPGroupBy] for the others.
 type TLP struct {
 	// Variant is "" or "where", "having", "distinct" or "groupby".
 	Variant string
@@ -37,7 +37,10 @@ type TLP struct {
 	Show Display
 }
 
-var tlpRoles = []string{"tlp.orig", "tlp.p", "tlp.notp", "tlp.null"}
+// tlpLayouts maps each variant to its layout.
+var tlpLayouts = map[string]*fuzz.Layout{
+	"where": fuzz.TLPWhere, "having": fuzz.TLPHaving, "distinct": fuzz.TLPDistinct, "groupby": fuzz.TLPGroupBy,
+}
 
 // variant returns the variant's name, "where" for the zero value.
 func (o TLP) variant() string {
@@ -50,13 +53,14 @@ func (o TLP) variant() string {
 // Name returns "tlp-" followed by the variant ("tlp-where" for the zero value).
 func (o TLP) Name() string { return "tlp-" + o.variant() }
 
-// Roles returns the variant's layout: orig, p, notp and null, in that order.
+// Roles returns the roles of the variant's layout: orig, p, notp and null, in that order; nil
+// for an unknown variant.
 func (o TLP) Roles() []string {
-	v := o.variant()
-	if v == "where" {
-		return slices.Clone(tlpRoles)
+	l, ok := tlpLayouts[o.variant()]
+	if !ok {
+		return nil
 	}
-	return []string{v + ".orig", v + ".p", v + ".notp", v + ".null"}
+	return l.Roles()
 }
 
 // Check compares the original rows with the composition of the partitions on every run.
@@ -148,22 +152,4 @@ func tlpCompare(show Display, key func(string) string, set bool, orig [][]string
 		actual += "; add " + show.rows(extra)
 	}
 	return summary, expected, actual
-}
-
-// layout returns the query index of each role of c, in order (the last query of a repeated
-// role), and false if one is missing.
-func layout(c *fuzz.Case, roles []string) ([]int, bool) {
-	at := make([]int, len(roles))
-	for i, r := range roles {
-		at[i] = -1
-		for j, q := range c.Queries {
-			if q.Role == r {
-				at[i] = j
-			}
-		}
-		if at[i] < 0 {
-			return nil, false
-		}
-	}
-	return at, true
 }

@@ -15,13 +15,14 @@ const DefaultAvgTolerance = 1e-3
 // TLPAggFuncs lists the aggregates [TLPAgg] checks, as they appear in Case.Params["agg"].
 var TLPAggFuncs = []string{"MIN", "MAX", "SUM", "COUNT", "AVG"}
 
-var tlpAggRoles = []string{"agg.orig", "agg.p", "agg.notp", "agg.null"}
+// tlpAggRoles are the roles of the layout fuzz.TLPAgg.
+var tlpAggRoles = fuzz.TLPAgg.Roles()
 
 // TLPAgg is Ternary Logic Partitioning for aggregates: an aggregate over all rows is composed from
 // the aggregates over the rows where p, NOT p and p IS NULL. The aggregate function is in
 // Case.Params["agg"]: MIN, MAX, SUM, COUNT or AVG.
 //
-// Layout: "agg.orig", "agg.p", "agg.notp", "agg.null". Every query returns one row. For MIN, MAX
+// Layout: [fuzz.TLPAgg] ("agg.orig", "agg.p", "agg.notp", "agg.null"). Every query returns one row. For MIN, MAX
 // and COUNT the row holds AGG(e); for SUM every row holds SUM(e) and COUNT(e); for AVG, agg.orig
 // holds AVG(e) and each partition holds SUM(e) and COUNT(e).
 //

@@ -8,10 +8,14 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
 
+// InstanceModel is the layout of an SMT case: the instance ("smt.instance") and the query of
+// its model ("smt.model").
+var InstanceModel = fuzz.NewLayout("smt", "instance", "model")
+
 // Roles of an SMT case's queries.
-const (
-	RoleInstance = "smt.instance" // the script: options, logic, declarations, assertions, check-sat(s)
-	RoleModel    = "smt.model"    // get-value of the declared constants and partial applications
+var (
+	RoleInstance = InstanceModel.Role("instance") // the script: options, logic, declarations, assertions, check-sat(s)
+	RoleModel    = InstanceModel.Role("model")    // get-value of the declared constants and partial applications
 )
 
 // Params keys of an SMT case.

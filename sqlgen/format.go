@@ -293,32 +293,29 @@ type sqlJudge struct {
 // sqlJudgeFor returns the judge of the finding described by in on case c.
 func sqlJudgeFor(c *fuzz.Case, in fuzz.ReproInfo) sqlJudge {
 	has := func(role string) bool { _, ok := c.Query(role); return ok }
+	hasAll := func(roles []string) bool { return !slices.ContainsFunc(roles, func(r string) bool { return !has(r) }) }
 	switch in.Kind {
 	case fuzz.KindCrash, fuzz.KindHang, fuzz.KindUnexpectedError:
 		return sqlJudge{kind: judgeError, msg: errorMessage(in.Actual)}
 	}
 	switch in.Oracle {
-	case "norec":
-		opt := "norec.opt-count"
+	case OracleNoREC:
+		opt := RoleNoRECOptCount
 		if !has(opt) {
-			opt = "norec.opt-rows"
+			opt = RoleNoRECOptRows
 		}
-		if has(opt) && has("norec.unopt") {
-			return sqlJudge{kind: judgeNoREC, roles: []string{opt, "norec.unopt"}}
+		if has(opt) && has(RoleNoRECUnopt) {
+			return sqlJudge{kind: judgeNoREC, roles: []string{opt, RoleNoRECUnopt}}
 		}
-	case "tlp-where", "tlp-having", "tlp-distinct", "tlp-groupby":
-		v := strings.TrimPrefix(in.Oracle, "tlp-")
-		prefix := v + "."
-		if v == "where" {
-			prefix = "tlp."
+	case OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy:
+		roles := oracleLayouts[in.Oracle].Roles()
+		if hasAll(roles) {
+			set := in.Oracle == OracleTLPDistinct || in.Oracle == OracleTLPGroupBy
+			return sqlJudge{kind: judgeTLP, roles: roles, set: set}
 		}
-		roles := []string{prefix + "orig", prefix + "p", prefix + "notp", prefix + "null"}
-		if !slices.ContainsFunc(roles, func(r string) bool { return !has(r) }) {
-			return sqlJudge{kind: judgeTLP, roles: roles, set: v == "distinct" || v == "groupby"}
-		}
-	case "tlp-agg":
+	case OracleTLPAgg:
 		agg := strings.ToUpper(c.Params["agg"])
-		if slices.Contains([]string{"MIN", "MAX", "SUM", "COUNT", "AVG"}, agg) && has("agg.orig") && has("agg.p") && has("agg.notp") && has("agg.null") {
+		if slices.Contains([]string{"MIN", "MAX", "SUM", "COUNT", "AVG"}, agg) && hasAll(fuzz.TLPAgg.Roles()) {
 			return sqlJudge{kind: judgeAgg, agg: agg}
 		}
 	case "diff":
@@ -415,14 +412,14 @@ func (j sqlJudge) write(b *strings.Builder, c *fuzz.Case, in fuzz.ReproInfo, run
 		return
 	case judgeNoREC:
 		b.WriteString("\n# norec: the count of the optimized query must equal the sum of the unoptimized one.\njudge() {\n\tlocal n opt unopt\n")
-		if j.roles[0] == "norec.opt-count" {
-			b.WriteString("\tn=$(sec \"$1\" norec.opt-count | wc -l)\n\t[ \"$n\" = 1 ] || { echo \"$1: the count query returned $n rows\"; return 0; }\n")
-			b.WriteString("\topt=$(sec \"$1\" norec.opt-count)\n")
+		if j.roles[0] == RoleNoRECOptCount {
+			fmt.Fprintf(b, "\tn=$(sec \"$1\" %s | wc -l)\n\t[ \"$n\" = 1 ] || { echo \"$1: the count query returned $n rows\"; return 0; }\n", j.roles[0])
+			fmt.Fprintf(b, "\topt=$(sec \"$1\" %s)\n", j.roles[0])
 		} else {
-			b.WriteString("\topt=$(sec \"$1\" norec.opt-rows | wc -l)\n")
+			fmt.Fprintf(b, "\topt=$(sec \"$1\" %s | wc -l)\n", j.roles[0])
 		}
-		b.WriteString("\tn=$(sec \"$1\" norec.unopt | wc -l)\n\t[ \"$n\" = 1 ] || { echo \"$1: the sum query returned $n rows\"; return 0; }\n")
-		b.WriteString("\tunopt=$(sec \"$1\" norec.unopt)\n\t[ \"$unopt\" = NULL ] && unopt=0\n")
+		fmt.Fprintf(b, "\tn=$(sec \"$1\" %s | wc -l)\n\t[ \"$n\" = 1 ] || { echo \"$1: the sum query returned $n rows\"; return 0; }\n", j.roles[1])
+		fmt.Fprintf(b, "\tunopt=$(sec \"$1\" %s)\n\t[ \"$unopt\" = NULL ] && unopt=0\n", j.roles[1])
 		b.WriteString("\techo \"$1: the optimized query counts $opt rows, the unoptimized query $unopt\"\n")
 		b.WriteString("\tawk -v a=\"$opt\" -v b=\"$unopt\" 'BEGIN { exit (a + 0 == b + 0) }'\n}\n")
 	case judgeTLP:
@@ -450,9 +447,10 @@ func (j sqlJudge) write(b *strings.Builder, c *fuzz.Case, in fuzz.ReproInfo, run
 	case judgeAgg:
 		b.WriteString("\n# tlp-agg: the " + j.agg + " of the original query must be composed from the partitions' as the oracle\n" +
 			"# does; a sum that is not whole (float sums depend on the order of addition) is not judged here.\n")
-		b.WriteString("judge() {\n\tlocal r n\n\tfor r in agg.orig agg.p agg.notp agg.null; do\n" +
-			"\t\tn=$(sec \"$1\" \"$r\" | wc -l)\n\t\t[ \"$n\" = 1 ] || { echo \"$1: $r returned $n rows, not one\"; return 0; }\n\tdone\n")
-		fmt.Fprintf(b, "\t{ sec \"$1\" agg.orig; sec \"$1\" agg.p; sec \"$1\" agg.notp; sec \"$1\" agg.null; } | awk -F'|' -v agg=%s -v e=\"$1\" '%s'\n}\n", j.agg, aggJudge)
+		r := fuzz.TLPAgg.Roles()
+		fmt.Fprintf(b, "judge() {\n\tlocal r n\n\tfor r in %s; do\n", strings.Join(r, " "))
+		b.WriteString("\t\tn=$(sec \"$1\" \"$r\" | wc -l)\n\t\t[ \"$n\" = 1 ] || { echo \"$1: $r returned $n rows, not one\"; return 0; }\n\tdone\n")
+		fmt.Fprintf(b, "\t{ sec \"$1\" %s; sec \"$1\" %s; sec \"$1\" %s; sec \"$1\" %s; } | awk -F'|' -v agg=%s -v e=\"$1\" '%s'\n}\n", r[0], r[1], r[2], r[3], j.agg, aggJudge)
 	}
 	fmt.Fprintf(b, "res=1\nfor e in %s; do\n", engines)
 	b.WriteString("\tif ! ran \"$e\"; then echo \"repro.sh: $e did not answer every query of the relation (see above)\" >&2; res=2; continue; fi\n")

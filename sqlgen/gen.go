@@ -24,8 +24,8 @@ type Generator struct {
 	d     *dialect
 	gen   string
 	norec bool
-	// fams are the TLP layouts each case carries ("tlp", "having", "distinct", "groupby", "agg").
-	fams   []string
+	// fams are the TLP layouts each case carries (of tlpLayouts), in the order of the oracles.
+	fams   []*fuzz.Layout
 	setups *fuzz.SetupCache[*setup]
 }
 
@@ -56,15 +56,12 @@ func (g *Generator) Options() Options {
 // CasesPerSetup returns Options.QueriesPerDB: how many consecutive cases share one setup.
 func (g *Generator) CasesPerSetup() int { return g.o.QueriesPerDB }
 
-// tlpFamilies maps TLP oracle names to the role prefixes of their layouts.
-func tlpFamilies(oracles []string) []string {
-	var out []string
+// tlpFamilies returns the TLP layouts of the oracles, in order.
+func tlpFamilies(oracles []string) []*fuzz.Layout {
+	var out []*fuzz.Layout
 	for _, o := range oracles {
-		switch o {
-		case OracleTLPWhere:
-			out = append(out, "tlp")
-		case OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg:
-			out = append(out, o[len("tlp-"):])
+		if l := oracleLayouts[o]; slices.Contains(tlpLayouts, l) {
+			out = append(out, l)
 		}
 	}
 	return out
@@ -111,16 +108,16 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	}
 	for _, fam := range g.fams {
 		switch fam {
-		case "having", "distinct", "groupby":
+		case fuzz.TLPHaving, fuzz.TLPDistinct, fuzz.TLPGroupBy:
 			if p.cols == "" {
 				p.cols = g.someCols(r, scope)
 				p.group = strings.Join(scope, ", ") // HAVING's predicate may read any column
 			}
-		case "agg":
+		case fuzz.TLPAgg:
 			p.agg, p.aggExpr = g.aggregate(r, scope, types)
 		}
-		for _, suf := range partSuffix {
-			add(fam + suf)
+		for _, role := range fam.All() {
+			add(role)
 		}
 	}
 	c.Params[ParamPred], c.Params[ParamFrom] = p.pred, p.from

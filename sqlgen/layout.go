@@ -1,17 +1,35 @@
 package sqlgen
 
-import "strings"
+import (
+	"strings"
 
-// Roles of the queries in a case (see the package documentation for their text).
-const (
-	RoleNoRECOptCount = "norec.opt-count" // SELECT COUNT(*) FROM <from> WHERE <pred>
-	RoleNoRECOptRows  = "norec.opt-rows"  // SELECT * FROM <from> WHERE <pred> [<order>]
-	RoleNoRECUnopt    = "norec.unopt"     // SELECT SUM(count) FROM (SELECT (<pred>) IS TRUE AS count FROM <from>)
-	RoleTLPOrig       = "tlp.orig"        // SELECT * FROM <from>
-	RoleTLPP          = "tlp.p"           // SELECT * FROM <from> WHERE <pred>
-	RoleTLPNotP       = "tlp.notp"        // SELECT * FROM <from> WHERE NOT (<pred>)
-	RoleTLPNull       = "tlp.null"        // SELECT * FROM <from> WHERE (<pred>) IS NULL
+	"github.com/polyfuzz/polyfuzz/fuzz"
 )
+
+// Roles of the queries in a case (see the package documentation for their text), from the
+// layouts fuzz.NoREC and fuzz.TLPWhere.
+var (
+	RoleNoRECOptCount = fuzz.NoREC.Role("opt-count") // SELECT COUNT(*) FROM <from> WHERE <pred>
+	RoleNoRECOptRows  = fuzz.NoREC.Role("opt-rows")  // SELECT * FROM <from> WHERE <pred> [<order>]
+	RoleNoRECUnopt    = fuzz.NoREC.Role("unopt")     // SELECT SUM(count) FROM (SELECT (<pred>) IS TRUE AS count FROM <from>)
+	RoleTLPOrig       = fuzz.TLPWhere.Role("orig")   // SELECT * FROM <from>
+	RoleTLPP          = fuzz.TLPWhere.Role("p")      // SELECT * FROM <from> WHERE <pred>
+	RoleTLPNotP       = fuzz.TLPWhere.Role("notp")   // SELECT * FROM <from> WHERE NOT (<pred>)
+	RoleTLPNull       = fuzz.TLPWhere.Role("null")   // SELECT * FROM <from> WHERE (<pred>) IS NULL
+)
+
+// oracleLayouts maps each oracle of Options.Oracles to the layout of the queries its cases carry.
+var oracleLayouts = map[string]*fuzz.Layout{
+	OracleNoREC:       fuzz.NoREC,
+	OracleTLPWhere:    fuzz.TLPWhere,
+	OracleTLPHaving:   fuzz.TLPHaving,
+	OracleTLPDistinct: fuzz.TLPDistinct,
+	OracleTLPGroupBy:  fuzz.TLPGroupBy,
+	OracleTLPAgg:      fuzz.TLPAgg,
+}
+
+// tlpLayouts are the layouts of the TLP family: an original query and its three partitions.
+var tlpLayouts = []*fuzz.Layout{fuzz.TLPWhere, fuzz.TLPHaving, fuzz.TLPDistinct, fuzz.TLPGroupBy, fuzz.TLPAgg}
 
 // Keys of fuzz.Case.Params: the pieces every query is built from.
 const (
@@ -28,9 +46,8 @@ const (
 	ParamAggExpr = "aggexpr"
 )
 
-var tlpRoles = []string{RoleTLPOrig, RoleTLPP, RoleTLPNotP, RoleTLPNull}
-
-// partition is one of the four queries of a TLP layout: the original and the three partitions.
+// partition is one of the four queries of a TLP layout, its position in the layout: the
+// original and the three partitions.
 type partition uint8
 
 const (
@@ -40,20 +57,15 @@ const (
 	partNull
 )
 
-var partSuffix = [...]string{".orig", ".p", ".notp", ".null"}
-
 // family says which TLP layout a role belongs to and which partition it is; ok is false for
 // roles outside the TLP layouts.
-func family(role string) (fam string, part partition, ok bool) {
-	for i, s := range partSuffix {
-		if f, found := strings.CutSuffix(role, s); found {
-			switch f {
-			case "tlp", "having", "distinct", "groupby", "agg":
-				return f, partition(i), true
-			}
+func family(role string) (fam *fuzz.Layout, part partition, ok bool) {
+	for _, l := range tlpLayouts {
+		if i := l.Index(role); i >= 0 {
+			return l, partition(i), true
 		}
 	}
-	return "", 0, false
+	return nil, 0, false
 }
 
 // pieces are the parameters the queries of a case are built from.
@@ -101,16 +113,16 @@ func (d *dialect) render(role string, p pieces) string {
 	}
 	w("SELECT ")
 	switch fam {
-	case "tlp":
+	case fuzz.TLPWhere:
 		w("*")
-	case "distinct":
+	case fuzz.TLPDistinct:
 		w("DISTINCT ")
 		w(p.cols)
-	case "having":
+	case fuzz.TLPHaving:
 		w(p.group) // MySQL's HAVING sees only selected columns
-	case "groupby":
+	case fuzz.TLPGroupBy:
 		w(p.cols)
-	case "agg":
+	case fuzz.TLPAgg:
 		switch {
 		// SUM's count tells an empty or all-NULL sum (NULL) from a NaN one, which SQLite also
 		// answers NULL; AVG's partitions give the sum and count to recombine.
@@ -129,12 +141,12 @@ func (d *dialect) render(role string, p pieces) string {
 	}
 	w(" FROM ")
 	w(p.from)
-	if fam == "having" {
+	if fam == fuzz.TLPHaving {
 		w(" GROUP BY ")
 		w(p.group)
 	}
 	if part != partOrig {
-		if fam == "having" {
+		if fam == fuzz.TLPHaving {
 			w(" HAVING ")
 		} else {
 			w(" WHERE ")
@@ -152,7 +164,7 @@ func (d *dialect) render(role string, p pieces) string {
 			w(") IS NULL")
 		}
 	}
-	if fam == "groupby" {
+	if fam == fuzz.TLPGroupBy {
 		w(" GROUP BY ")
 		w(p.cols)
 	}

@@ -78,12 +78,12 @@ func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.C
 	return best, nil
 }
 
-// oneOracle tries keeping only the queries of one oracle (the role prefix before the dot).
+// oneOracle tries keeping only the queries of one oracle: one family of roles (fuzz.FamilyOf),
+// in the order the case holds them.
 func (rd *Reducer) oneOracle(best *fuzz.Case, try func(*fuzz.Case) bool) {
 	var fams []string
 	for _, q := range best.Queries {
-		f, _, _ := strings.Cut(q.Role, ".")
-		if !slices.Contains(fams, f) {
+		if f := fuzz.FamilyOf(q.Role); !slices.Contains(fams, f) {
 			fams = append(fams, f)
 		}
 	}
@@ -92,9 +92,7 @@ func (rd *Reducer) oneOracle(best *fuzz.Case, try func(*fuzz.Case) bool) {
 	}
 	for _, f := range fams {
 		cand := best.Clone()
-		cand.Queries = slices.DeleteFunc(cand.Queries, func(q fuzz.Query) bool {
-			return !strings.HasPrefix(q.Role, f+".")
-		})
+		cand.Queries = slices.DeleteFunc(cand.Queries, func(q fuzz.Query) bool { return fuzz.FamilyOf(q.Role) != f })
 		if try(cand) {
 			return
 		}

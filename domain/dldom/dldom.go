@@ -121,13 +121,13 @@ var table = domain.OracleTable[struct{}]{
 		return oracles.Metamorphic{Orig: datalog.RoleOrig, Trans: datalog.RoleTrans, Param: datalog.ParamExpect, Show: show}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(struct{}) fuzz.Oracle {
-		return oracles.Rows{Prefixes: []string{"datalog."}, AnsweredOnly: true, Reference: "ref", Show: show}
+		return oracles.Rows{Layouts: []*fuzz.Layout{datalog.Programs}, AnsweredOnly: true, Reference: "ref", Show: show}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Expect: func(_, code, _ string) bool { return code == datalog.CodeUnsupported }}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "guidance", Always: true}, New: func(struct{}) fuzz.Oracle {
-		return oracles.Emptiness{Target: "ref", Prefixes: []string{datalog.RoleOrig}}
+		return oracles.Emptiness{Target: "ref", Layouts: []*fuzz.Layout{datalog.Programs.Sub("orig")}}
 	}},
 }
 

@@ -89,7 +89,7 @@ var show = oracles.Display{Value: cyphergen.ShowValue}
 // whether the catalogue of known differences explains discrepancies.
 var table = domain.OracleTable[bool]{
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(known bool) fuzz.Oracle {
-		o := oracles.Rows{Prefixes: []string{"graph.", "tlp."}, AnsweredOnly: true, Reference: "ref", Show: show}
+		o := oracles.Rows{Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere}, AnsweredOnly: true, Reference: "ref", Show: show}
 		if !known {
 			return o
 		}
@@ -107,7 +107,7 @@ var table = domain.OracleTable[bool]{
 		}}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "guidance", Always: true}, New: func(bool) fuzz.Oracle {
-		return oracles.Emptiness{Target: "ref", Prefixes: []string{"graph.", "tlp.orig"}}
+		return oracles.Emptiness{Target: "ref", Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere.Sub("orig")}}
 	}},
 }
 

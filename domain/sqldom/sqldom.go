@@ -91,7 +91,7 @@ var table = domain.OracleTable[*env]{
 	{OracleInfo: domain.OracleInfo{Name: "tlp-groupby"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "groupby", Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "tlp-agg"}, New: func(*env) fuzz.Oracle { return oracles.TLPAgg{Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true, Auto: true}, New: func(*env) fuzz.Oracle {
-		return oracles.Rows{Prefixes: []string{"norec.", "tlp.", "having.", "distinct.", "groupby."}, Show: show}
+		return oracles.Rows{Layouts: []*fuzz.Layout{fuzz.NoREC, fuzz.TLPWhere, fuzz.TLPHaving, fuzz.TLPDistinct, fuzz.TLPGroupBy}, Show: show}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(e *env) fuzz.Oracle { return oracles.Errors{Expect: e.expect} }},
 }
