@@ -22,9 +22,9 @@ var tlpAggRoles = fuzz.TLPAgg.Roles()
 // the aggregates over the rows where p, NOT p and p IS NULL. The aggregate function is in
 // Case.Params["agg"]: MIN, MAX, SUM, COUNT or AVG.
 //
-// Layout: [fuzz.TLPAgg] ("agg.orig", "agg.p", "agg.notp", "agg.null"). Every query returns one row. For MIN, MAX
-// and COUNT the row holds AGG(e); for SUM every row holds SUM(e) and COUNT(e); for AVG, agg.orig
-// holds AVG(e) and each partition holds SUM(e) and COUNT(e).
+// Layout: [fuzz.TLPAgg] ("agg.orig", "agg.p", "agg.notp", "agg.null"). Every query returns one
+// row. For MIN, MAX and COUNT the row holds AGG(e); for SUM every row holds SUM(e) and COUNT(e);
+// for AVG, agg.orig holds AVG(e) and each partition holds SUM(e) and COUNT(e).
 //
 // Rules, per run:
 //   - COUNT: the original count is the sum of the partitions' counts.
