@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Exit codes, the same for every command and domain.
@@ -177,4 +179,29 @@ func CommandLine(args []string) string {
 		q[i] = Redact(a)
 	}
 	return "polyfuzz " + ShellJoin(q)
+}
+
+// FileCommand reads the command line of a domain's subcommand that runs one file (what it
+// holds, for the error) on one engine: --engine NAME[=DSN], --timeout and --force. It returns the
+// flags (for errors), the engine's spec and the file's text, or the exit code to return (-1: go on).
+func (d *Domain) FileCommand(name, synopsis, what string, args []string, stdout, stderr io.Writer) (*Flags, Spec, string, int) {
+	fs := NewFlags(d.Name+" "+name, synopsis, stdout, stderr)
+	engine := fs.String("engine", d.DefaultEngine, "the engine, NAME or NAME=DSN: "+d.EngineNames())
+	timeout := fs.Duration("timeout", 10*time.Second, "time limit for each statement")
+	force := fs.Bool("force", false, "work in a server database that holds data polyfuzz did not create")
+	if code := fs.Parse(args); code >= 0 {
+		return fs, Spec{}, "", code
+	}
+	if fs.NArg() != 1 {
+		return fs, Spec{}, "", fs.Fail(ExitUsage, "want one argument, %s", what)
+	}
+	src, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return fs, Spec{}, "", fs.Fail(ExitUsage, "%v", err)
+	}
+	specs, err := d.EngineArgs([]string{*engine}, Spec{Timeout: *timeout, Force: *force})
+	if err != nil {
+		return fs, Spec{}, "", fs.Fail(ExitUsage, "%v", err)
+	}
+	return fs, specs[0], string(src), -1
 }

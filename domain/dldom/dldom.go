@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -194,34 +193,21 @@ func reduceReport(st *datalog.ReduceStats, plain bool) string {
 
 // run runs one program file on one engine and prints its answer, or prints the engine's text.
 func run(ctx context.Context, verb string, args []string, stdout, stderr io.Writer) int {
-	fs := domain.NewFlags("datalog "+verb, synopsis, stdout, stderr)
-	engine := fs.String("engine", "ref", "the engine, NAME or NAME=DSN: "+Domain.EngineNames())
-	timeout := fs.Duration("timeout", 10*time.Second, "time limit for the program")
-	if code := fs.Parse(args); code >= 0 {
+	fs, spec, src, code := Domain.FileCommand(verb, synopsis, "a program file (canonical syntax, like Soufflé's)", args, stdout, stderr)
+	if code >= 0 {
 		return code
 	}
-	if fs.NArg() != 1 {
-		return fs.Fail(domain.ExitUsage, "want one argument, a program file (canonical syntax, like Soufflé's)")
-	}
-	src, err := os.ReadFile(fs.Arg(0))
-	if err != nil {
-		return fs.Fail(domain.ExitUsage, "%v", err)
-	}
-	p, err := datalog.Parse(fs.Arg(0), string(src))
+	p, err := datalog.Parse(fs.Arg(0), src)
 	if err == nil {
 		_, err = p.Strata()
 	}
 	if err != nil {
 		return fs.Fail(domain.ExitUsage, "%v", err)
 	}
-	specs, err := Domain.EngineArgs([]string{*engine}, domain.Spec{Timeout: *timeout})
-	if err != nil {
-		return fs.Fail(domain.ExitUsage, "%v", err)
-	}
 	if verb == "translate" {
-		mk := dialects[specs[0].Engine]
+		mk := dialects[spec.Engine]
 		if mk == nil {
-			return fs.Fail(domain.ExitUsage, "%s has no program text of its own to print", specs[0].Engine)
+			return fs.Fail(domain.ExitUsage, "%s has no program text of its own to print", spec.Engine)
 		}
 		tr, err := mk().Translate(p)
 		if err != nil {
@@ -230,12 +216,12 @@ func run(ctx context.Context, verb string, args []string, stdout, stderr io.Writ
 		fmt.Fprint(stdout, tr.Text)
 		return 0
 	}
-	t, err := Domain.Open(ctx, specs[0])
+	t, err := Domain.Open(ctx, spec)
 	if err != nil {
 		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
 	}
 	defer t.Close()
-	res, err := t.Exec(ctx, string(src))
+	res, err := t.Exec(ctx, src)
 	if err != nil {
 		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
 	}

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -169,29 +168,15 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 
 // run runs a case script on one engine and prints each query's rows.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := domain.NewFlags("graph run", synopsis, stdout, stderr)
-	engine := fs.String("engine", "ref", "the engine, NAME or NAME=URL: "+Domain.EngineNames())
-	timeout := fs.Duration("timeout", 10*time.Second, "per-statement timeout")
-	force := fs.Bool("force", false, "work in a Neo4j database that holds data polyfuzz did not create (it will be deleted)")
-	if code := fs.Parse(args); code >= 0 {
+	fs, spec, src, code := Domain.FileCommand("run", synopsis, "a case script (a finding's case.cypher)", args, stdout, stderr)
+	if code >= 0 {
 		return code
 	}
-	if fs.NArg() != 1 {
-		return fs.Fail(domain.ExitUsage, "want one argument, a case script (a finding's case.cypher)")
-	}
-	src, err := os.ReadFile(fs.Arg(0))
-	if err != nil {
-		return fs.Fail(domain.ExitUsage, "%v", err)
-	}
-	setup, queries := cyphergen.ParseScript(string(src))
+	setup, queries := cyphergen.ParseScript(src)
 	if len(queries) == 0 {
 		return fs.Fail(domain.ExitUsage, "%s holds no query: queries follow a line '// ---- ROLE' after the setup", fs.Arg(0))
 	}
-	specs, err := Domain.EngineArgs([]string{*engine}, domain.Spec{Timeout: *timeout, Force: *force})
-	if err != nil {
-		return fs.Fail(domain.ExitUsage, "%v", err)
-	}
-	t, err := Domain.Open(ctx, specs[0])
+	t, err := Domain.Open(ctx, spec)
 	if err != nil {
 		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
 	}
@@ -209,7 +194,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fs.Fail(domain.ExitFailure, "setup statement %d: %s %s %s", i+1, res.Status, res.Code, res.Err)
 		}
 	}
-	code := 0
+	code = 0
 	for _, q := range queries {
 		res, err := t.Exec(ctx, q.Text)
 		if err != nil {
