@@ -405,3 +405,36 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestPlantedFaultIsOneBug runs a campaign with one planted fault, which several oracles see under
+// several titles: the findings are marked as planted everywhere (title, finding.json, summary,
+// report) and grouped as one bug with alternate titles.
+func TestPlantedFaultIsOneBug(t *testing.T) {
+	out := t.TempDir()
+	fault := `drop-row:WHERE.*LIKE`
+	stdout := runCampaign(t, 3000, "sql", "--seed", "1", "-j", "2", "--quiet", "--out", out, "--fault", fault,
+		"--reduce-time", "30s", "--confirm", "1")
+	recs := records(t, out)
+	if len(recs) < 2 {
+		t.Fatalf("want several titles from one planted fault, got %d:\n%s", len(recs), stdout)
+	}
+	for _, rec := range recs {
+		if !strings.HasPrefix(rec.Title, campaign.PlantedMark) || rec.Fault != fault {
+			t.Errorf("finding %q (fault %q) is not marked as planted", rec.Title, rec.Fault)
+		}
+		if !strings.Contains(stdout, rec.Title) {
+			t.Errorf("the summary does not show %q:\n%s", rec.Title, stdout)
+		}
+	}
+	bugs, err := campaign.Bugs(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bugs) != 1 || len(bugs[0].AltTitles) != len(recs)-1 {
+		t.Fatalf("%d findings grouped as %d bugs, want one with %d alternate titles: %+v", len(recs), len(bugs), len(recs)-1, bugs)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil || !strings.Contains(string(b), "planted fault: "+fault) {
+		t.Errorf("report.html does not mark the planted fault: %v", err)
+	}
+}
