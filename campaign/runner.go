@@ -638,14 +638,23 @@ func SummaryText(s *Summary, dir string) string {
 		t.Statements, 100*ratio(t.Valid, t.Statements), t.Efficiency)
 	writeCounts(&b, "skipped checks", t.Skips)
 	writeCounts(&b, "notes", t.Notes)
-	fmt.Fprintf(&b, "  findings: %d new, %d hit in all (%d hits)\n", len(s.New), len(s.Seen), t.Hits)
-	for _, r := range s.Seen {
-		mark := " "
-		if slices.Contains(s.New, r) {
-			mark = "+"
+	bugs := groupBugs(filepath.Join(dir, "findings"), s.Seen)
+	fmt.Fprintf(&b, "  findings: %d new, %d hit in all (%d hits), %d bug(s)\n", len(s.New), len(s.Seen), t.Hits, len(bugs))
+	for i, bug := range bugs {
+		// One bug, one entry: its findings (titles) under it, most hit first.
+		what := "bug " + bug.Signature.ID()
+		if f := bug.Signature.Fault; f != "" {
+			what = "planted fault " + f + " in " + bug.Signature.Engines + ", not an engine bug"
 		}
-		fmt.Fprintf(&b, "  %s %-16s %-12s hits %-6d %s\n", mark, r.Kind, r.Status, r.Hits, r.Title)
-		fmt.Fprintf(&b, "      %s\n", filepath.Join(dir, "findings", r.Hash))
+		fmt.Fprintf(&b, "  bug %d: %s (%d title(s), %d hits)\n", i+1, what, len(bug.Records), bug.Hits)
+		for _, r := range bug.Records {
+			mark := " "
+			if slices.Contains(s.New, r) {
+				mark = "+"
+			}
+			fmt.Fprintf(&b, "  %s %-16s %-12s hits %-6d %s\n", mark, r.Kind, r.Status, r.Hits, r.Title)
+			fmt.Fprintf(&b, "      %s\n", filepath.Join(dir, "findings", r.Hash))
+		}
 	}
 	fmt.Fprintf(&b, "  report: %s\n", filepath.Join(dir, "report.html"))
 	return b.String()

@@ -433,6 +433,9 @@ func TestPlantedFaultIsOneBug(t *testing.T) {
 	if len(bugs) != 1 || len(bugs[0].AltTitles) != len(recs)-1 {
 		t.Fatalf("%d findings grouped as %d bugs, want one with %d alternate titles: %+v", len(recs), len(bugs), len(recs)-1, bugs)
 	}
+	if !strings.Contains(stdout, "), 1 bug(s)\n  bug 1: planted fault "+fault) {
+		t.Errorf("the summary does not group the findings as one bug:\n%s", stdout)
+	}
 	b, err := os.ReadFile(filepath.Join(out, "report.html"))
 	if err != nil || !strings.Contains(string(b), "planted fault: "+fault) {
 		t.Errorf("report.html does not mark the planted fault: %v", err)
