@@ -112,15 +112,7 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 	b.WriteString("answered() { awk -v r=\"== $2\" '$0 == r { on = 1; next } /^== / { on = 0 } on && /^\\([0-9]+ rows\\)$/ { ok = 1 } END { exit !ok }' \"$tmp/$1.out\"; }\n")
 	engines := f.Engines
 	if judge != "diff" {
-		var blamed []string
-		for _, e := range engines {
-			if slices.Contains(in.Blamed, e) {
-				blamed = append(blamed, e)
-			}
-		}
-		if len(blamed) > 0 {
-			engines = blamed
-		}
+		engines = in.BlamedOf(engines)
 	}
 	for _, e := range engines {
 		arg := e

@@ -72,15 +72,7 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 	judge := dlJudgeFor(in)
 	engines := f.Engines
 	if judge != "diff" {
-		var blamed []string
-		for _, e := range engines {
-			if slices.Contains(in.Blamed, e) {
-				blamed = append(blamed, e)
-			}
-		}
-		if len(blamed) > 0 {
-			engines = blamed
-		}
+		engines = in.BlamedOf(engines)
 	}
 	versions := map[string]string{"muz": "z3", "swipl": "swipl", "clingo": "python3 -m clingo", "souffle": "souffle"}
 	for _, e := range engines {
@@ -168,7 +160,7 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 				case "hang":
 					fmt.Fprintf(&b, "if [ %s = 124 ]; then echo \"repro.sh: %s still ran at its time limit: the bug reproduces\"; exit 0; fi\n", st, e)
 				default:
-					msg := errorMessage(in.Actual)
+					msg := in.ErrorMessage(nil)
 					if msg == "" {
 						b.WriteString("res=2\n")
 						continue
@@ -201,25 +193,6 @@ func dlJudgeFor(in fuzz.ReproInfo) string {
 		return in.Oracle
 	}
 	return ""
-}
-
-// errorMessage returns the message in an error finding's actual line ("CODE: message (in the
-// query)"): its first line, at most 60 bytes, without code and scope.
-func errorMessage(actual string) string {
-	msg, _, _ := strings.Cut(actual, "\n")
-	for _, scope := range []string{" (in the query)", " (in the setup)"} {
-		if m, ok := strings.CutSuffix(msg, scope); ok {
-			msg = m
-			if _, rest, ok := strings.Cut(msg, ": "); ok {
-				msg = rest
-			}
-		}
-	}
-	msg = strings.TrimSpace(msg)
-	if len(msg) > 60 {
-		msg = strings.ToValidUTF8(msg[:60], "")
-	}
-	return msg
 }
 
 // ownCommand returns shell lines that run a program with the engine's own command line, or "".

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -117,4 +118,42 @@ func WriteReproHeader(b *strings.Builder, header string) {
 		b.WriteString("# " + line + "\n")
 	}
 	b.WriteString(ReproExitDoc)
+}
+
+// ErrorMessage returns the engine's message in an error finding's actual line ("CODE: message (in
+// the query)"): its first line without the code and the scope, cut to at most 60 bytes (at a
+// character boundary) after trim has removed what changes when the case is reduced (nil: nothing).
+func (in *ReproInfo) ErrorMessage(trim func(string) string) string {
+	msg, _, _ := strings.Cut(in.Actual, "\n")
+	for _, scope := range []string{" (in the query)", " (in the setup)"} {
+		if m, ok := strings.CutSuffix(msg, scope); ok {
+			msg = m
+			if _, rest, ok := strings.Cut(msg, ": "); ok {
+				msg = rest
+			}
+		}
+	}
+	msg = strings.TrimSpace(msg)
+	if trim != nil {
+		msg = trim(msg)
+	}
+	if len(msg) > 60 {
+		msg = strings.ToValidUTF8(msg[:60], "")
+	}
+	return msg
+}
+
+// BlamedOf returns the engines of engines that the finding blames, all of them when it blames
+// none of them.
+func (in *ReproInfo) BlamedOf(engines []string) []string {
+	var out []string
+	for _, e := range engines {
+		if slices.Contains(in.Blamed, e) {
+			out = append(out, e)
+		}
+	}
+	if len(out) == 0 {
+		return engines
+	}
+	return out
 }

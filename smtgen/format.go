@@ -134,7 +134,7 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 		case "hang":
 			b.WriteString("\tif [ \"$st\" = 124 ]; then echo \"repro.sh: ${names[$k]} still ran at its time limit: the bug reproduces\"; exit 0; fi\n")
 		default:
-			msg := errorMessage(in.Actual)
+			msg := in.ErrorMessage(solverMessage)
 			pattern := "-e '(error'"
 			if msg != "" {
 				pattern = "-F -- " + fuzz.ShellQuote(msg)
@@ -173,26 +173,10 @@ func judgeWhy(in fuzz.ReproInfo) string {
 	return "no shell judge for the oracle " + in.Oracle
 }
 
-// errorMessage returns the message in an error finding's actual line ("CODE: message (in the
-// query)"): its first line, at most 60 bytes, without code, scope and the position ("line 2
-// column 17: ") that changes when the case is reduced.
-func errorMessage(actual string) string {
-	msg, _, _ := strings.Cut(actual, "\n")
-	for _, scope := range []string{" (in the query)", " (in the setup)"} {
-		if m, ok := strings.CutSuffix(msg, scope); ok {
-			msg = m
-			if _, rest, ok := strings.Cut(msg, ": "); ok {
-				msg = rest
-			}
-		}
-	}
-	msg = strings.TrimSpace(msg)
-	msg = strings.TrimPrefix(msg, "(error \"")
-	msg = position.ReplaceAllString(msg, "")
-	if len(msg) > 60 {
-		msg = strings.ToValidUTF8(msg[:60], "")
-	}
-	return msg
+// solverMessage removes from a solver's error message what changes when the case is reduced:
+// the "(error" wrapper and the position ("line 2 column 17: ").
+func solverMessage(msg string) string {
+	return position.ReplaceAllString(strings.TrimPrefix(msg, "(error \""), "")
 }
 
 var position = regexp.MustCompile(`^line \d+ column \d+: `)

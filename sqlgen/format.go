@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
@@ -99,7 +98,7 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 	j := sqlJudgeFor(c, in)
 	run := engines
 	if j.kind != judgeDiff {
-		run = blamedEngines(in, engines)
+		run = in.BlamedOf(engines)
 	}
 	roles := in.Roles
 	if j.kind == judgeError {
@@ -120,20 +119,6 @@ sec() { awk -v r="---- $2" '$0 == r { on = 1; next } /^---- / { on = 0 } on' "$t
 # ran ENGINE says whether ENGINE answered every query (the end line was printed and no query failed).
 ran() { grep -qx -- '---- end' "$tmp/$1.out" && [ ! -s "$tmp/$1.qfail" ]; }
 `
-
-// blamedEngines returns the engines of engines the finding blames, all of them if it blames none.
-func blamedEngines(in fuzz.ReproInfo, engines []string) []string {
-	var out []string
-	for _, e := range engines {
-		if slices.Contains(in.Blamed, e) {
-			out = append(out, e)
-		}
-	}
-	if len(out) == 0 {
-		return engines
-	}
-	return out
-}
 
 // writeRun writes the lines that run the case on engine e into $tmp/e.out, e.err and e.status,
 // and a non-empty $tmp/e.qfail when a query (not a setup statement) failed. list selects the
@@ -296,7 +281,7 @@ func sqlJudgeFor(c *fuzz.Case, in fuzz.ReproInfo) sqlJudge {
 	hasAll := func(roles []string) bool { return !slices.ContainsFunc(roles, func(r string) bool { return !has(r) }) }
 	switch in.Kind {
 	case fuzz.KindCrash, fuzz.KindHang, fuzz.KindUnexpectedError:
-		return sqlJudge{kind: judgeError, msg: errorMessage(in.Actual)}
+		return sqlJudge{kind: judgeError, msg: in.ErrorMessage(nil)}
 	}
 	switch in.Oracle {
 	case OracleNoREC:
@@ -331,28 +316,6 @@ func sqlJudgeFor(c *fuzz.Case, in fuzz.ReproInfo) sqlJudge {
 		return sqlJudge{why: "no shell judge for the oracle " + in.Oracle}
 	}
 	return sqlJudge{why: "the case lacks the queries of the oracle " + in.Oracle}
-}
-
-// errorMessage returns the engine's message in an error oracle's actual line ("CODE: message
-// (in the query)"): its first line, at most 60 bytes, without the code and the scope.
-func errorMessage(actual string) string {
-	msg, _, _ := strings.Cut(actual, "\n")
-	for _, scope := range []string{" (in the query)", " (in the setup)"} {
-		if m, ok := strings.CutSuffix(msg, scope); ok {
-			msg = m
-			if _, rest, ok := strings.Cut(msg, ": "); ok {
-				msg = rest
-			}
-		}
-	}
-	msg = strings.TrimSpace(msg)
-	if len(msg) > 60 {
-		msg = msg[:60]
-		for !utf8.ValidString(msg) {
-			msg = msg[:len(msg)-1]
-		}
-	}
-	return msg
 }
 
 // write writes the judge and the lines that run it on the engines of run and exit.
