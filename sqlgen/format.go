@@ -216,43 +216,6 @@ func heredocDelim(c *fuzz.Case) string {
 	}
 }
 
-// ShowValue prints a canonical value (see fuzz/values.go) as a SQL literal, for a finding's
-// expected and actual lines: NULL, 3, 1.50 (a decimal), 1.0 and 2.5e+300 (floats; a whole float
-// gets ".0" so that it does not read as an integer), NaN and Inf for the float specials,
-// text in single quotes (a quote in it doubled), X'00ff' for bytes, TRUE and FALSE. Values of
-// other forms are returned as they are. The domain wiring sets it on the oracles as oracles.Display{Value: sqlgen.ShowValue}.
-func ShowValue(v string) string {
-	if v == fuzz.Null {
-		return "NULL"
-	}
-	tag, body, ok := strings.Cut(v, ":")
-	if !ok {
-		return v
-	}
-	switch tag {
-	case "i", "d":
-		return body
-	case "r":
-		switch body {
-		case "+Inf":
-			return "Inf"
-		case "NaN", "-Inf":
-			return body
-		}
-		if strings.ContainsAny(body, ".e") {
-			return body
-		}
-		return body + ".0"
-	case "t":
-		return "'" + strings.ReplaceAll(body, "'", "''") + "'"
-	case "b":
-		return "X'" + body + "'"
-	case "B":
-		return strings.ToUpper(body)
-	}
-	return v
-}
-
 // judgeKind says how a reproducer judges a finding.
 type judgeKind int
 

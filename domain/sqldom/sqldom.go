@@ -79,8 +79,8 @@ type env struct {
 	expect oracles.Expect
 }
 
-// show prints values in findings as SQL literals.
-var show = oracles.Display{Value: sqlgen.ShowValue}
+// show prints values in findings as SQL literals: the oracles' default notation.
+var show = oracles.Display{}
 
 // table is the SQL oracle table: adding an oracle is its file and one row here.
 var table = domain.OracleTable[*env]{
