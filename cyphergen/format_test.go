@@ -2,13 +2,9 @@ package cyphergen
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/cypherval"
@@ -57,61 +53,6 @@ func TestShowValue(t *testing.T) {
 	}
 }
 
-// polyfuzzBinary returns the polyfuzz binary the reproducers run the case with: $POLYFUZZ, or
-// one built from this module once per test run. A module that does not build skips the test
-// (fails it in CI).
-var polyfuzzBinary = func() func(t *testing.T) string {
-	var once sync.Once
-	var path, failure string
-	return func(t *testing.T) string {
-		t.Helper()
-		once.Do(func() {
-			if p := os.Getenv("POLYFUZZ"); p != "" {
-				path = p
-				return
-			}
-			dir, err := os.MkdirTemp("", "polyfuzz-repro-test")
-			if err != nil {
-				failure = err.Error()
-				return
-			}
-			path = filepath.Join(dir, "polyfuzz")
-			if out, err := exec.Command("go", "build", "-o", path, "github.com/polyfuzz/polyfuzz/cmd/polyfuzz").CombinedOutput(); err != nil {
-				failure = fmt.Sprintf("go build: %v\n%s", err, out)
-			}
-		})
-		if failure != "" {
-			if testenv.InCI() {
-				t.Fatalf("no polyfuzz binary: %s", failure)
-			}
-			t.Skipf("no polyfuzz binary: %s", failure)
-		}
-		return path
-	}
-}()
-
-// runRepro writes script to a file, runs it with bash and the extra environment, and returns its
-// exit status and output.
-func runRepro(t *testing.T, script []byte, env ...string) (int, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "repro.sh")
-	if err := os.WriteFile(path, script, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", path)
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return 0, string(out)
-	case errors.As(err, &exit):
-		return exit.ExitCode(), string(out)
-	}
-	t.Fatalf("running the reproducer: %v\n%s", err, out)
-	return -1, ""
-}
-
 // loadCase reads a recorded graph finding's reduced case.
 func loadCase(t *testing.T, name string) *fuzz.Case {
 	t.Helper()
@@ -131,7 +72,7 @@ func loadCase(t *testing.T, name string) *fuzz.Case {
 // recorded FalkorDB partition case does not on the reference (exit 1), and what cannot be judged
 // exits 2. The recorded engine findings run too when their servers' URLs are set.
 func TestRepro(t *testing.T) {
-	pf := polyfuzzBinary(t)
+	pf := testenv.PolyfuzzBinary(t)
 	partition := loadCase(t, "falkordb-partition-optional")
 	lossy := partition.Clone()
 	for i, q := range lossy.Queries {
@@ -162,7 +103,7 @@ func TestRepro(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.in.Header = "title\nreplay: polyfuzz replay DIR"
 			f := Format{Engines: tc.engines, Env: map[string]string{"falkordb": "POLYFUZZ_FALKORDB_URL", "neo4j": "POLYFUZZ_NEO4J_URL"}}
-			status, out := runRepro(t, f.Repro(tc.c, tc.in), append([]string{"POLYFUZZ=" + pf}, tc.env...)...)
+			status, out := testenv.RunRepro(t, f.Repro(tc.c, tc.in), append([]string{"POLYFUZZ=" + pf}, tc.env...)...)
 			if status != tc.status || !strings.Contains(out, tc.output) {
 				t.Errorf("exit status %d, want %d, and output lacking %q?\n%s", status, tc.status, tc.output, out)
 			}
@@ -174,7 +115,7 @@ func TestRepro(t *testing.T) {
 // the engine they blame and the reference evaluator, when the engine's server URL is set: each
 // must reproduce.
 func TestReproRecordedFindings(t *testing.T) {
-	pf := polyfuzzBinary(t)
+	pf := testenv.PolyfuzzBinary(t)
 	env := map[string]string{"falkordb": "POLYFUZZ_FALKORDB_URL", "neo4j": "POLYFUZZ_NEO4J_URL"}
 	tests := []struct {
 		dir, engine, oracle string
@@ -193,7 +134,7 @@ func TestReproRecordedFindings(t *testing.T) {
 				engines = append(engines, "ref")
 			}
 			in := fuzz.ReproInfo{Header: tc.dir, Oracle: tc.oracle, Kind: fuzz.KindWrongResult, Roles: tc.roles, Blamed: []string{tc.engine}}
-			status, out := runRepro(t, Format{Engines: engines, Env: env}.Repro(loadCase(t, tc.dir), in), "POLYFUZZ="+pf)
+			status, out := testenv.RunRepro(t, Format{Engines: engines, Env: env}.Repro(loadCase(t, tc.dir), in), "POLYFUZZ="+pf)
 			if status != 0 {
 				t.Errorf("exit status %d, want 0\n%s", status, out)
 			}

@@ -2,13 +2,9 @@ package datalog
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -59,61 +55,6 @@ func TestShowRow(t *testing.T) {
 	}
 }
 
-// polyfuzzBinary returns the polyfuzz binary the reproducers decode answers with: $POLYFUZZ, or
-// one built from this module once per test run. A module that does not build skips the test
-// (fails it in CI).
-var polyfuzzBinary = func() func(t *testing.T) string {
-	var once sync.Once
-	var path, failure string
-	return func(t *testing.T) string {
-		t.Helper()
-		once.Do(func() {
-			if p := os.Getenv("POLYFUZZ"); p != "" {
-				path = p
-				return
-			}
-			dir, err := os.MkdirTemp("", "polyfuzz-repro-test")
-			if err != nil {
-				failure = err.Error()
-				return
-			}
-			path = filepath.Join(dir, "polyfuzz")
-			if out, err := exec.Command("go", "build", "-o", path, "github.com/polyfuzz/polyfuzz/cmd/polyfuzz").CombinedOutput(); err != nil {
-				failure = fmt.Sprintf("go build: %v\n%s", err, out)
-			}
-		})
-		if failure != "" {
-			if testenv.InCI() {
-				t.Fatalf("no polyfuzz binary: %s", failure)
-			}
-			t.Skipf("no polyfuzz binary: %s", failure)
-		}
-		return path
-	}
-}()
-
-// runRepro writes script to a file, runs it with bash and the extra environment, and returns its
-// exit status and output.
-func runRepro(t *testing.T, script []byte, env ...string) (int, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "repro.sh")
-	if err := os.WriteFile(path, script, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", path)
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return 0, string(out)
-	case errors.As(err, &exit):
-		return exit.ExitCode(), string(out)
-	}
-	t.Fatalf("running the reproducer: %v\n%s", err, out)
-	return -1, ""
-}
-
 // TestRepro runs reproducers with z3 (μZ), SWI-Prolog and polyfuzz's reference engine: the μZ
 // wrong answer recorded in testdata/datalog-findings reproduces (exit 0) and does not on
 // SWI-Prolog (exit 1); a metamorphic relation broken on SWI-Prolog reproduces, one that holds
@@ -121,7 +62,7 @@ func runRepro(t *testing.T, script []byte, env ...string) (int, string) {
 func TestRepro(t *testing.T) {
 	testenv.NeedEngine(t, "z3")
 	testenv.NeedEngine(t, "swipl")
-	pf := polyfuzzBinary(t)
+	pf := testenv.PolyfuzzBinary(t)
 	recorded := &fuzz.Case{}
 	b, err := os.ReadFile(filepath.Join("..", "testdata", "datalog-findings", "muz-negated-copy-of-a-body-atom", "reduced.json"))
 	if err != nil {
@@ -160,7 +101,7 @@ func TestRepro(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.in.Header = "title\nreplay: polyfuzz replay DIR"
 			script := Format{Engines: tc.engines, Dialects: dialects}.Repro(tc.c, tc.in)
-			status, out := runRepro(t, script, append([]string{"POLYFUZZ=" + pf}, tc.env...)...)
+			status, out := testenv.RunRepro(t, script, append([]string{"POLYFUZZ=" + pf}, tc.env...)...)
 			if status != tc.status || !strings.Contains(out, tc.output) {
 				t.Errorf("exit status %d, want %d, and output lacking %q?\n%s\n---- script:\n%s", status, tc.status, tc.output, out, script)
 			}

@@ -1,9 +1,6 @@
 package smtgen
 
 import (
-	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,25 +8,6 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
-
-// runRepro writes script to a file, runs it with bash, and returns its exit status and output.
-func runRepro(t *testing.T, script []byte) (int, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "repro.sh")
-	if err := os.WriteFile(path, script, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("bash", path).CombinedOutput()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return 0, string(out)
-	case errors.As(err, &exit):
-		return exit.ExitCode(), string(out)
-	}
-	t.Fatalf("running the reproducer: %v\n%s", err, out)
-	return -1, ""
-}
 
 // TestRepro runs reproducers with z3 and the project's faulty solvers (testdata/smt-faults, z3
 // with its answers corrupted): a finding of a faulty solver reproduces (exit 0), the same case on
@@ -93,7 +71,7 @@ func TestRepro(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.in.Header = "title\nreplay: polyfuzz replay DIR"
 			script := Format{Solvers: tc.solvers}.Repro(tc.c, tc.in)
-			status, out := runRepro(t, script)
+			status, out := testenv.RunRepro(t, script)
 			if status != tc.status || !strings.Contains(out, tc.output) {
 				t.Errorf("exit status %d, want %d, and output lacking %q?\n%s\n---- script:\n%s", status, tc.status, tc.output, out, script)
 			}

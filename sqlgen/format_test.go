@@ -2,7 +2,6 @@ package sqlgen
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,28 +12,6 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
-
-// runRepro writes script to a file, runs it with bash and the extra environment, and returns its
-// exit status and output.
-func runRepro(t *testing.T, script []byte, env ...string) (int, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "repro.sh")
-	if err := os.WriteFile(path, script, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", path)
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-		return 0, string(out)
-	case errors.As(err, &exit):
-		return exit.ExitCode(), string(out)
-	}
-	t.Fatalf("running the reproducer: %v\n%s", err, out)
-	return -1, ""
-}
 
 // reproCase builds a case of one oracle's layout: the queries of roles, in order, over setup.
 func reproCase(setup []string, params map[string]string, roleTexts ...string) *fuzz.Case {
@@ -149,7 +126,7 @@ func TestReproJudgesSQLite(t *testing.T) {
 				tc.in.Targets = []fuzz.ReproTarget{{Name: "sqlite", Version: "3"}}
 			}
 			script := Format{Dialect: "sqlite"}.Repro(tc.c, tc.in)
-			status, out := runRepro(t, script, tc.env...)
+			status, out := testenv.RunRepro(t, script, tc.env...)
 			if status != tc.status || !strings.Contains(out, tc.output) || strings.Contains(out, "awk:") {
 				t.Errorf("exit status %d, want %d, and output lacking %q?\n%s\n---- script:\n%s", status, tc.status, tc.output, out, script)
 			}
@@ -184,7 +161,7 @@ func TestReproDiffSQLite(t *testing.T) {
 			c := reproCase(setup, nil, "tlp.orig", tc.query)
 			in := fuzz.ReproInfo{Oracle: "diff", Kind: fuzz.KindWrongResult, Roles: []string{"tlp.orig"}, Blamed: []string{"duckdb"}}
 			script := Format{Dialect: "sqlite", Engines: []string{"sqlite", "duckdb"}}.Repro(c, in)
-			status, out := runRepro(t, script, "DUCKDB="+wrapper)
+			status, out := testenv.RunRepro(t, script, "DUCKDB="+wrapper)
 			if status != tc.status {
 				t.Errorf("exit status %d, want %d\n%s\n---- script:\n%s", status, tc.status, out, script)
 			}
@@ -256,7 +233,7 @@ func TestReproRecordedFindings(t *testing.T) {
 		ran++
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			env := []string{"POLYFUZZ_MARIADB_DSN=" + dsn, "POLYFUZZ_MYSQL_DSN=" + strings.Replace(dsn, "mariadb://", "mysql://", 1)}
-			status, out := runRepro(t, f.Repro(c, in), env...)
+			status, out := testenv.RunRepro(t, f.Repro(c, in), env...)
 			if status != 0 {
 				t.Fatalf("the recorded finding does not reproduce: exit status %d\n%s", status, out)
 			}
@@ -269,7 +246,7 @@ func TestReproRecordedFindings(t *testing.T) {
 			for i, q := range fixed.Queries {
 				fixed.Queries[i].Text = strings.ReplaceAll(q.Text, pred, "(1 = 1)")
 			}
-			status, out = runRepro(t, f.Repro(fixed, in), env...)
+			status, out = testenv.RunRepro(t, f.Repro(fixed, in), env...)
 			if status != 1 {
 				t.Errorf("with the predicate made constant the reproducer exits %d, want 1\n%s", status, out)
 			}
