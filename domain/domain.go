@@ -192,6 +192,20 @@ func (s *Settings) Names() []string {
 	return out
 }
 
+// AddReference adds the domain's reference engine ("ref", with the shared settings of base) to
+// the engines of s when with and it is not there yet; it is the only engine when none was given.
+func (s *Settings) AddReference(base Spec, with bool) {
+	base.Engine, base.DSN = "ref", ""
+	if len(s.Engines) == 0 {
+		s.Engines = []Spec{base}
+		return
+	}
+	if with && !slices.Contains(s.Names(), "ref") {
+		base.Fault = ""
+		s.Engines = append(s.Engines, base)
+	}
+}
+
 // Fault returns the fault planted in the first engine, "" for none.
 func (s *Settings) Fault() string {
 	if len(s.Engines) == 0 {

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -50,14 +49,7 @@ var Domain = &domain.Domain{
 	Summary:  "fuzz Datalog engines: the reference, μZ, SWI-Prolog, clingo, Soufflé, SQL",
 	Synopsis: synopsis, Unit: "test cases", Owns: "its own engine processes",
 	EngineFlag: "engine", DefaultEngine: "ref",
-	Engines: []domain.Engine{
-		{Name: "ref", Open: func(context.Context, domain.Spec) (fuzz.Target, error) { return datalog.NewReference(0), nil }},
-		process("muz", func(s domain.Spec) (fuzz.Target, error) { return muz.New(muz.Options{Timeout: s.Timeout}) }),
-		process("swipl", func(s domain.Spec) (fuzz.Target, error) { return swipl.New(swipl.Options{Timeout: s.Timeout}) }),
-		process("clingo", func(s domain.Spec) (fuzz.Target, error) { return clingo.New(clingo.Options{Timeout: s.Timeout}) }),
-		process("souffle", func(s domain.Spec) (fuzz.Target, error) { return souffle.New(souffle.Options{Timeout: s.Timeout}) }),
-		inSQL("sqlite"), inSQL("duckdb"), inSQL("postgres"),
-	},
+	Engines:        engineList(),
 	Oracles:        table.Infos(),
 	DefaultOracles: []string{"metamorphic", "diff"},
 	Timeout:        10 * time.Second, TimeoutHelp: "a program over it is a skipped check (error: timeout)",
@@ -79,24 +71,52 @@ func init() {
 	}
 }
 
-// dialects are the dialects of the engines that read a program text of their own.
-var dialects = map[string]func() datalog.Dialect{
-	"muz":     func() datalog.Dialect { return datalog.MuZ{} },
-	"swipl":   func() datalog.Dialect { return datalog.SWIProlog{} },
-	"clingo":  func() datalog.Dialect { return datalog.Clingo{} },
-	"souffle": func() datalog.Dialect { return datalog.Souffle{} },
+// process is an engine that runs a program text of its own: its dialect and how its process
+// starts. Its target runs canonical programs translated to that dialect.
+type process struct {
+	name    string
+	dialect func() datalog.Dialect
+	open    func(s domain.Spec) (fuzz.Target, error)
 }
 
-// process is an engine that runs its own dialect's text: its target runs canonical programs
-// translated to that dialect.
-func process(name string, open func(s domain.Spec) (fuzz.Target, error)) domain.Engine {
-	return domain.Engine{Name: name, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
-		inner, err := open(s)
-		if err != nil {
-			return nil, err
+// processes is the table of engines with a language of their own: adding one is its target
+// package, its dialect in datalog and one row here.
+var processes = []process{
+	{"muz", func() datalog.Dialect { return datalog.MuZ{} },
+		func(s domain.Spec) (fuzz.Target, error) { return muz.New(muz.Options{Timeout: s.Timeout}) }},
+	{"swipl", func() datalog.Dialect { return datalog.SWIProlog{} },
+		func(s domain.Spec) (fuzz.Target, error) { return swipl.New(swipl.Options{Timeout: s.Timeout}) }},
+	{"clingo", func() datalog.Dialect { return datalog.Clingo{} },
+		func(s domain.Spec) (fuzz.Target, error) { return clingo.New(clingo.Options{Timeout: s.Timeout}) }},
+	{"souffle", func() datalog.Dialect { return datalog.Souffle{} },
+		func(s domain.Spec) (fuzz.Target, error) { return souffle.New(souffle.Options{Timeout: s.Timeout}) }},
+}
+
+// engineList returns the engines: the reference, the processes, and the SQL engines that
+// evaluate each stratum in SQL.
+func engineList() []domain.Engine {
+	out := []domain.Engine{{Name: "ref", Open: func(context.Context, domain.Spec) (fuzz.Target, error) { return datalog.NewReference(0), nil }}}
+	for _, p := range processes {
+		out = append(out, domain.Engine{Name: p.name, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+			inner, err := p.open(s)
+			if err != nil {
+				return nil, err
+			}
+			return &datalog.Engine{Inner: inner, Dialect: p.dialect()}, nil
+		}})
+	}
+	return append(out, inSQL("sqlite"), inSQL("duckdb"), inSQL("postgres"))
+}
+
+// dialectOf returns the dialect constructor of the engine of that name, nil for an engine
+// without a language of its own.
+func dialectOf(name string) func() datalog.Dialect {
+	for _, p := range processes {
+		if p.name == name {
+			return p.dialect
 		}
-		return &datalog.Engine{Inner: inner, Dialect: dialects[name]()}, nil
-	}}
+	}
+	return nil
 }
 
 // inSQL is an engine that evaluates each stratum in a SQL engine of the SQL domain.
@@ -134,22 +154,8 @@ var table = domain.OracleTable[struct{}]{
 func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 	withRef := fs.Bool("ref", true, "run the reference engine beside the engines under test, for the differential oracle")
 	return func(s *domain.Settings, base domain.Spec) error {
-		AddRef(s, base, *withRef)
+		s.AddReference(base, *withRef)
 		return nil
-	}
-}
-
-// AddRef adds the reference engine to the engines of s (only it when none was given), when
-// withRef and it is not there yet.
-func AddRef(s *domain.Settings, base domain.Spec, withRef bool) {
-	if len(s.Engines) == 0 {
-		base.Engine = "ref"
-		s.Engines = []domain.Spec{base}
-		return
-	}
-	if withRef && !slices.Contains(s.Names(), "ref") {
-		base.Engine, base.Fault, base.DSN = "ref", "", ""
-		s.Engines = append(s.Engines, base)
 	}
 }
 
@@ -167,7 +173,7 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	f := datalog.Format{Dialects: map[string]datalog.Dialect{}}
 	for _, n := range s.Names() {
 		f.Engines = append(f.Engines, n)
-		if mk := dialects[n]; mk != nil {
+		if mk := dialectOf(n); mk != nil {
 			f.Dialects[n] = mk()
 		}
 	}
@@ -205,7 +211,7 @@ func run(ctx context.Context, verb string, args []string, stdout, stderr io.Writ
 		return fs.Fail(domain.ExitUsage, "%v", err)
 	}
 	if verb == "translate" {
-		mk := dialects[spec.Engine]
+		mk := dialectOf(spec.Engine)
 		if mk == nil {
 			return fs.Fail(domain.ExitUsage, "%s has no program text of its own to print", spec.Engine)
 		}
@@ -218,15 +224,15 @@ func run(ctx context.Context, verb string, args []string, stdout, stderr io.Writ
 	}
 	t, err := Domain.Open(ctx, spec)
 	if err != nil {
-		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitFailure, "%v", err)
 	}
 	defer t.Close()
 	res, err := t.Exec(ctx, src)
 	if err != nil {
-		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitFailure, "%v", err)
 	}
 	if res.Failed() {
-		return fs.Fail(domain.ExitFailure, "%s: %s %s", res.Status, res.Code, domain.Redact(res.Err))
+		return fs.Fail(domain.ExitFailure, "%s: %s %s", res.Status, res.Code, res.Err)
 	}
 	for _, row := range res.Rows {
 		fmt.Fprintln(stdout, fact(row))

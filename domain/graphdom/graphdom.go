@@ -14,7 +14,6 @@ import (
 
 	"github.com/polyfuzz/polyfuzz/cyphergen"
 	"github.com/polyfuzz/polyfuzz/domain"
-	"github.com/polyfuzz/polyfuzz/domain/dldom"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/targets/bolt"
@@ -116,7 +115,7 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 	known := fs.Bool("known", true, "steer generation away from the catalogued differences of the engines tested, and\n"+
 		"      count a discrepancy the catalogue explains as known instead of storing it (docs/graph.md)")
 	return func(s *domain.Settings, base domain.Spec) error {
-		dldom.AddRef(s, base, *withRef)
+		s.AddReference(base, *withRef)
 		s.Unsteered = !*known
 		return nil
 	}
@@ -178,17 +177,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	t, err := Domain.Open(ctx, spec)
 	if err != nil {
-		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitFailure, "%v", err)
 	}
 	defer t.Close()
 	if err := t.Reset(ctx); err != nil {
-		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitFailure, "%v", err)
 	}
 	defer t.Reset(context.WithoutCancel(ctx))
 	for i, stmt := range setup {
 		res, err := t.Exec(ctx, stmt)
 		if err != nil {
-			return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+			return fs.Fail(domain.ExitFailure, "%v", err)
 		}
 		if res.Failed() {
 			return fs.Fail(domain.ExitFailure, "setup statement %d: %s %s %s", i+1, res.Status, res.Code, res.Err)
@@ -198,7 +197,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, q := range queries {
 		res, err := t.Exec(ctx, q.Text)
 		if err != nil {
-			return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+			return fs.Fail(domain.ExitFailure, "%v", err)
 		}
 		fmt.Fprintf(stdout, "== %s\n", q.Role)
 		if res.Failed() {

@@ -36,35 +36,13 @@ database that holds objects polyfuzz did not create is refused unless --force.
 Findings are written to OUT/findings/ as they are found, then confirmed, reduced and replayed; OUT
 also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
 
-// dialects maps each engine to the dialect its cases are written in.
-var dialects = map[string]string{"sqlite": "sqlite", "duckdb": "duckdb", "postgres": "postgres", "mariadb": "mysql", "mysql": "mysql"}
-
 // Domain is the SQL domain.
 var Domain = &domain.Domain{
 	Name:     "sql",
 	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, PostgreSQL, MariaDB, MySQL",
 	Synopsis: synopsis, Unit: "test cases", Owns: "its own database",
 	EngineFlag: "dbms", DefaultEngine: "sqlite",
-	Engines: []domain.Engine{
-		{Name: "sqlite", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
-			return sqlite.Open(sqlite.Options{Timeout: s.Timeout})
-		}},
-		{Name: "duckdb", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
-			return duckdb.Open(duckdb.Options{Timeout: s.Timeout})
-		}},
-		{Name: "postgres", Env: "POLYFUZZ_POSTGRES_DSN", Example: "postgres://USER:PASS@127.0.0.1:5432/DB",
-			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
-				return postgres.Open(ctx, postgres.Options{DSN: s.DSN, Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
-			}},
-		{Name: "mariadb", Env: "POLYFUZZ_MARIADB_DSN", Example: "mariadb://USER:PASS@127.0.0.1:3306/DB",
-			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
-				return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mariadb", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
-			}},
-		{Name: "mysql", Env: "POLYFUZZ_MYSQL_DSN", Example: "mysql://USER:PASS@127.0.0.1:3306/DB",
-			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
-				return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mysql", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
-			}},
-	},
+	Engines:        engineList(),
 	Oracles:        table.Infos(),
 	DefaultOracles: []string{"norec", "tlp-where", "tlp-having", "tlp-distinct", "tlp-groupby", "tlp-agg", "diff"},
 	Timeout:        2 * time.Second, TimeoutHelp: "a statement over it is a hang finding",
@@ -72,6 +50,53 @@ var Domain = &domain.Domain{
 	GenDefault:   func() string { return sqlgen.Options{}.String() },
 	Flags:        flags,
 	Build:        build,
+}
+
+// engine is one row of the SQL engine table: the engine and the dialect its cases are written in.
+type engine struct {
+	domain.Engine
+	dialect string
+}
+
+// engines is the SQL engine table: adding an engine is its target package and one row here.
+var engines = []engine{
+	{dialect: "sqlite", Engine: domain.Engine{Name: "sqlite", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		return sqlite.Open(sqlite.Options{Timeout: s.Timeout})
+	}}},
+	{dialect: "duckdb", Engine: domain.Engine{Name: "duckdb", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		return duckdb.Open(duckdb.Options{Timeout: s.Timeout})
+	}}},
+	{dialect: "postgres", Engine: domain.Engine{Name: "postgres", Env: "POLYFUZZ_POSTGRES_DSN", Example: "postgres://USER:PASS@127.0.0.1:5432/DB",
+		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+			return postgres.Open(ctx, postgres.Options{DSN: s.DSN, Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+		}}},
+	{dialect: "mysql", Engine: domain.Engine{Name: "mariadb", Env: "POLYFUZZ_MARIADB_DSN", Example: "mariadb://USER:PASS@127.0.0.1:3306/DB",
+		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+			return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mariadb", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+		}}},
+	{dialect: "mysql", Engine: domain.Engine{Name: "mysql", Env: "POLYFUZZ_MYSQL_DSN", Example: "mysql://USER:PASS@127.0.0.1:3306/DB",
+		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+			return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mysql", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
+		}}},
+}
+
+// engineList returns the engines of the table as the commands see them.
+func engineList() []domain.Engine {
+	out := make([]domain.Engine, len(engines))
+	for i, e := range engines {
+		out[i] = e.Engine
+	}
+	return out
+}
+
+// dialectOf returns the dialect of the engine of that name.
+func dialectOf(name string) string {
+	for _, e := range engines {
+		if e.Name == name {
+			return e.dialect
+		}
+	}
+	return ""
 }
 
 // env is what the oracles of one campaign are built from.
@@ -147,7 +172,7 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
 	dialect := ""
 	for _, e := range s.Engines {
-		dialect = dialects[e.Engine]
+		dialect = dialectOf(e.Engine)
 	}
 	if len(s.Engines) > 1 {
 		dialect = "common"
