@@ -67,17 +67,17 @@ func (f *Flags) Parse(args []string) int {
 	return -1
 }
 
-// Usagef prints a usage error in one line and where to read more.
+// Usagef prints a usage error in one line, passwords redacted, and where to read more.
 func (f *Flags) Usagef(format string, a ...any) {
-	fmt.Fprintf(f.stderr, "polyfuzz %s: %s (see polyfuzz %s --help)\n", f.cmd, fmt.Sprintf(format, a...), f.cmd)
+	fmt.Fprintf(f.stderr, "polyfuzz %s: %s (see polyfuzz %s --help)\n", f.cmd, Redact(fmt.Sprintf(format, a...)), f.cmd)
 }
 
-// Fail prints an error of the command in one line and returns code.
+// Fail prints an error of the command in one line, passwords redacted, and returns code.
 func (f *Flags) Fail(code int, format string, a ...any) int {
 	if code == ExitUsage {
 		f.Usagef(format, a...)
 	} else {
-		fmt.Fprintf(f.stderr, "polyfuzz %s: %s\n", f.cmd, fmt.Sprintf(format, a...))
+		fmt.Fprintf(f.stderr, "polyfuzz %s: %s\n", f.cmd, Redact(fmt.Sprintf(format, a...)))
 	}
 	return code
 }

@@ -114,7 +114,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			}
 			st, err := d.Setup(ctx, s, nil)
 			if err != nil {
-				return fs.Fail(domain.ExitUsage, "%s: %v", style, domain.Redact(err.Error()))
+				return fs.Fail(domain.ExitUsage, "%s: %v", style, err)
 			}
 			dir := filepath.Join(*out, style, fmt.Sprint(rep+1))
 			store, err := campaign.OpenStore(dir, command)
@@ -132,7 +132,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			sum, err := campaign.Run(ctx, cfg)
 			store.Close()
 			if err != nil {
-				return fs.Fail(domain.ExitFailure, "%s: %v", style, domain.Redact(err.Error()))
+				return fs.Fail(domain.ExitFailure, "%s: %v", style, err)
 			}
 			runs = append(runs, summarizeRun(style, rep+1, cfg.Seed, sum))
 			if ctx.Err() != nil {

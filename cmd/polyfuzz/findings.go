@@ -54,7 +54,7 @@ func rebuild(ctx context.Context, dir string, noFault, plain bool) (*rebuilt, in
 	}
 	ts, err := st.Open(ctx, replayWorker(d))
 	if err != nil {
-		return nil, domain.ExitFailure, fmt.Errorf("%s", domain.Redact(err.Error()))
+		return nil, domain.ExitFailure, err
 	}
 	return &rebuilt{rec: rec, orig: orig, setup: st, oracle: o, targets: ts}, 0, nil
 }
@@ -93,7 +93,7 @@ func cmdReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	rec := rb.rec
 	res, err := campaign.Replay(ctx, dir, rb.setup.Gen, rb.oracle, rb.targets)
 	if err != nil {
-		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitFailure, "%v", err)
 	}
 	fmt.Fprintf(stdout, "finding: %s\n  kind %s, oracle %s, seed %d, on %s\n", rec.Title, rec.Kind, rec.Oracle,
 		rec.Seed, domain.Versions(rb.targets))
@@ -168,7 +168,7 @@ func cmdReduce(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer domain.CloseAll(rb.targets)
 	red, err := campaign.ReduceFinding(ctx, store, dir, rb.oracle, rb.targets, rb.setup.Reducer, rb.setup.Format, *limit)
 	if err != nil {
-		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitFailure, "%v", err)
 	}
 	fmt.Fprintf(stdout, "reduced %s from %d statements (%d bytes) to %d (%d bytes); replayed\n  %s\n", rb.rec.Title,
 		len(rb.orig.Setup)+len(rb.orig.Queries), caseBytes(rb.orig), len(red.Setup)+len(red.Queries), caseBytes(red),

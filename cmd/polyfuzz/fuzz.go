@@ -176,12 +176,12 @@ func cmdFuzz(ctx context.Context, d *domain.Domain, args []string, stdout, stder
 	}
 	log := func(line string) {
 		if !cf.quiet {
-			fmt.Fprintln(stderr, "polyfuzz "+d.Name+": "+line)
+			fmt.Fprintln(stderr, "polyfuzz "+d.Name+": "+domain.Redact(line))
 		}
 	}
 	st, err := d.Setup(ctx, s, log)
 	if err != nil {
-		return fs.Fail(domain.ExitUsage, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitUsage, "%v", err)
 	}
 	if st.MaxWorkers > 0 {
 		if cf.workers > st.MaxWorkers {
@@ -191,7 +191,7 @@ func cmdFuzz(ctx context.Context, d *domain.Domain, args []string, stdout, stder
 	}
 	ts, err := st.Open(ctx, 0) // fail fast on a missing engine or a bad fault
 	if err != nil {
-		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitFailure, "%v", err)
 	}
 	versions := domain.Versions(ts)
 	domain.CloseAll(ts)
@@ -209,7 +209,7 @@ func cmdFuzz(ctx context.Context, d *domain.Domain, args []string, stdout, stder
 			return fs.Fail(domain.ExitFailure, "%v", err)
 		}
 	}
-	say := func(line string) { fmt.Fprintln(stderr, "polyfuzz "+d.Name+": "+line) } // also with --quiet
+	say := func(line string) { fmt.Fprintln(stderr, "polyfuzz "+d.Name+": "+domain.Redact(line)) } // also with --quiet
 	for _, line := range st.Banner {
 		say(line)
 	}
@@ -229,7 +229,7 @@ func cmdFuzz(ctx context.Context, d *domain.Domain, args []string, stdout, stder
 	}
 	switch {
 	case err != nil:
-		return fs.Fail(domain.ExitFailure, "%v", domain.Redact(err.Error()))
+		return fs.Fail(domain.ExitFailure, "%v", err)
 	case sum.Info.Stop == "interrupted":
 		return domain.ExitInterrupt
 	case cf.failOnFinding && len(sum.New) > 0:
