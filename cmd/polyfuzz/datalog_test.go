@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -195,4 +197,20 @@ func TestRecordedDatalogFindings(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestDatalogGuidance checks the guidance oracle of the Datalog table: it notes, for every
+// generated program, whether the reference derives tuples from it, and finds nothing.
+func TestDatalogGuidance(t *testing.T) {
+	stdout := runCampaign(t, 200, "datalog", "--seed", "1", "-j", "1", "--quiet", "--out", t.TempDir())
+	m := regexp.MustCompile(`\[guidance: empty\] (\d+) \[guidance: non-empty\] (\d+)`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no guidance notes:\n%s", stdout)
+	}
+	empty, _ := strconv.Atoi(m[1])
+	n, _ := strconv.Atoi(m[2])
+	if empty+n != 200 || n == 0 || strings.Contains(stdout, "bug 1:") {
+		t.Errorf("guidance noted %d empty and %d non-empty answers of 200 programs, or found something:\n%s", empty, n, stdout)
+	}
+	t.Logf("the reference derives tuples from %d of 200 programs", n)
 }
