@@ -183,13 +183,8 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 // graphJudgeFor names the judge of a finding: "diff", "tlp", "crash", "hang", "error", or "" when
 // there is none.
 func graphJudgeFor(in fuzz.ReproInfo) string {
-	switch in.Kind {
-	case fuzz.KindCrash:
-		return "crash"
-	case fuzz.KindHang:
-		return "hang"
-	case fuzz.KindUnexpectedError:
-		return "error"
+	if j := in.KindJudge(); j != "" {
+		return j
 	}
 	switch in.Oracle {
 	case "diff":

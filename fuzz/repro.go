@@ -157,3 +157,18 @@ func (in *ReproInfo) BlamedOf(engines []string) []string {
 	}
 	return out
 }
+
+// KindJudge names how a reproducer judges a finding by its kind alone: "crash", "hang" or "error"
+// (an unexpected error); "" for a wrong result or an invalid model, which the oracle's relation
+// judges.
+func (in *ReproInfo) KindJudge() string {
+	switch in.Kind {
+	case KindCrash:
+		return "crash"
+	case KindHang:
+		return "hang"
+	case KindUnexpectedError:
+		return "error"
+	}
+	return ""
+}

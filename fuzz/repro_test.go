@@ -43,3 +43,13 @@ func TestReproBlamedOf(t *testing.T) {
 		}
 	}
 }
+
+func TestReproKindJudge(t *testing.T) {
+	for kind, want := range map[Kind]string{KindCrash: "crash", KindHang: "hang", KindUnexpectedError: "error",
+		KindWrongResult: "", KindInvalidModel: ""} {
+		in := ReproInfo{Kind: kind}
+		if got := in.KindJudge(); got != want {
+			t.Errorf("KindJudge of %s = %q, want %q", kind, got, want)
+		}
+	}
+}

@@ -151,13 +151,8 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 // smtJudgeFor names the judge of a finding: "sat", "diff", "crash", "hang", "error", or "" when
 // a shell cannot judge it.
 func smtJudgeFor(in fuzz.ReproInfo) string {
-	switch in.Kind {
-	case fuzz.KindCrash:
-		return "crash"
-	case fuzz.KindHang:
-		return "hang"
-	case fuzz.KindUnexpectedError:
-		return "error"
+	if j := in.KindJudge(); j != "" {
+		return j
 	}
 	switch in.Oracle {
 	case OracleSat, "diff":
