@@ -32,6 +32,7 @@ var rules = []rule{
 	{"sqlgen", []string{"fuzz", "reduce", "genopts"}},
 	{"smtgen", []string{"fuzz", "reduce", "genopts", "sexpr"}},
 	{"datalog", []string{"fuzz", "reduce", "genopts"}},
+	{"datalog/...", []string{"fuzz", "reduce", "genopts", "datalog"}},
 	{"cyphergen", []string{"fuzz", "reduce", "genopts", "cypherval"}},
 
 	// Targets, and the packages they share.
@@ -54,6 +55,8 @@ var rules = []rule{
 	{"targets/swipl", []string{"fuzz", "targets/rowserver", "targets/childproc"}},
 	{"targets/clingo", []string{"fuzz", "targets/rowserver", "targets/childproc"}},
 	{"targets/souffle", []string{"fuzz", "targets/childproc"}},
+	{"targets/cozo", []string{"fuzz", "targets/rowserver", "targets/childproc"}},
+	{"targets/ascent", []string{"fuzz", "targets/childproc"}},
 	{"targets/bolt", []string{"fuzz", "cypherval", "targets/redact", "targets/unreachable"}},
 	{"targets/falkordb", []string{"fuzz", "cypherval", "targets/redact", "targets/unreachable"}},
 
