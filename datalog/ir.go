@@ -202,3 +202,10 @@ type Error struct {
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Pos.Line, e.Pos.Col, e.Msg)
 }
+
+// Check reports whether p is a valid program: its text parses back (declared relations, arities,
+// types, safe rules) and it is stratified.
+func (p *Program) Check() error { return programValid(p) }
+
+// Clone returns a deep copy of p.
+func (p *Program) Clone() *Program { return cloneProgram(p) }
