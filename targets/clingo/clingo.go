@@ -21,12 +21,18 @@
 // fuzz.StatusTimeout, a process that exits before it answers a fuzz.StatusCrash ("clingo exited
 // with status 139 (signal 11, segmentation fault)"), and the next Exec starts a new process.
 //
+// # Which Python
+//
+// Options.Python, else $POLYFUZZ_PYTHON, else python3 on PATH. scripts/python.sh makes the
+// project's virtual environment with the pinned wheel and sets POLYFUZZ_PYTHON.
+//
 // This package imports only fuzz, targets/rowserver and the standard library.
 package clingo
 
 import (
 	_ "embed"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -40,16 +46,32 @@ var serverSource string
 
 // Options configure a clingo target.
 type Options struct {
-	// Python is the Python 3 interpreter with the clingo module; empty means "python3" on PATH.
+	// Python is the Python 3 interpreter with the clingo module; empty means $POLYFUZZ_PYTHON,
+	// else "python3" on PATH.
 	Python string
 	// Timeout bounds one program; 0 means no limit.
 	Timeout time.Duration
 }
 
+// EnvPython names the environment variable with the Python interpreter of the project's virtual
+// environment, which scripts/python.sh sets.
+const EnvPython = "POLYFUZZ_PYTHON"
+
 const (
 	missing = "polyfuzz-clingo-missing "
-	fix     = "python3 -m pip install clingo"
+	fix     = "source scripts/python.sh && python_env (or python3 -m pip install clingo==5.8.3)"
 )
+
+// python returns the interpreter o names: o.Python, else $POLYFUZZ_PYTHON, else "python3".
+func (o Options) python() string {
+	if o.Python != "" {
+		return o.Python
+	}
+	if p := os.Getenv(EnvPython); p != "" {
+		return p
+	}
+	return "python3"
+}
 
 // Target runs ASP programs on clingo in one python3 process. It is used by one goroutine. Its
 // Name is "clingo", its Version clingo's, such as "5.8.3"; Exec answers with the shown symbols of
@@ -62,13 +84,10 @@ var _ fuzz.Target = (*Target)(nil)
 
 // New starts the server. A missing python3 or clingo module is an error that names the fix.
 func New(o Options) (*Target, error) {
-	name := o.Python
-	if name == "" {
-		name = "python3"
-	}
+	name := o.python()
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return nil, fmt.Errorf("clingo: %s not found (%v): install Python 3 and then clingo (%s), or set the path to python3", name, err, fix)
+		return nil, fmt.Errorf("clingo: %s not found (%v): make the project's Python environment with %s, or set %s", name, err, fix, EnvPython)
 	}
 	s, err := rowserver.Start(rowserver.Config{
 		Name:  "clingo",

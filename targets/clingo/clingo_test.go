@@ -16,10 +16,10 @@ import (
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
-// needClingo skips t, or fails it in CI, unless python3 can import clingo.
+// needClingo skips t, or fails it in CI, unless the target's python3 can import clingo.
 func needClingo(t testing.TB) {
 	t.Helper()
-	if err := exec.Command("python3", "-c", "import clingo").Run(); err != nil {
+	if err := exec.Command(Options{}.python(), "-c", "import clingo").Run(); err != nil {
 		if testenv.InCI() {
 			t.Fatalf("the Python module clingo is missing in CI (%v): the test script (scripts/test.sh) should have installed it", err)
 		}
@@ -80,6 +80,20 @@ path(X,Z) :- path(X,Y), edge(Y,Z).
 	}
 	if tg.Starts != 1 {
 		t.Errorf("%d processes started, want 1", tg.Starts)
+	}
+}
+
+func TestPython(t *testing.T) {
+	tests := []struct{ opt, env, want string }{
+		{"", "", "python3"},
+		{"", "/venv/bin/python3", "/venv/bin/python3"},
+		{"/usr/bin/python3", "/venv/bin/python3", "/usr/bin/python3"},
+	}
+	for _, tt := range tests {
+		t.Setenv(EnvPython, tt.env)
+		if got := (Options{Python: tt.opt}).python(); got != tt.want {
+			t.Errorf("Python %q with %s=%q: %q, want %q", tt.opt, EnvPython, tt.env, got, tt.want)
+		}
 	}
 }
 
