@@ -3,6 +3,7 @@ module github.com/polyfuzz/polyfuzz
 go 1.26.8
 
 require (
+	github.com/crillab/gophersat v1.4.0
 	github.com/duckdb/duckdb-go/v2 v2.10506.0
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/jackc/pgx/v5 v5.12.0
