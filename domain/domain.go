@@ -47,8 +47,14 @@ type Domain struct {
 	TimeoutHelp string
 	// FaultExample is a --fault spec to show in help.
 	FaultExample string
+	// Faults are the domain's own planted faults, beside targets/fault's kinds: faults that need
+	// to understand a statement (a Datalog relation at a given stratum), given as KIND:ARG.
+	Faults []Fault
 	// GenDefault returns the default generator options in their text form, for --gen's help.
 	GenDefault func() string
+	// Styles are the domain's generator styles (queryFuzz's and DLSmith's in Datalog), the first
+	// the default; --style picks one, and compare can put several head to head. Empty: one style.
+	Styles []Style
 	// Flags registers the domain's own flags; the function it returns applies them to the
 	// settings of a campaign after parsing, base being the shared settings of every engine (nil:
 	// no flags of its own).
@@ -92,6 +98,66 @@ type OracleInfo struct {
 	// Always oracles run in every campaign (error); Multi ones need two engines and are left out
 	// with one; Auto ones are added whenever a campaign has two engines (SQL's diff).
 	Always, Multi, Auto bool
+}
+
+// Fault is a planted fault of a domain's own: Wrap returns inner with the fault of argument arg
+// planted, or an error that names what arg should be.
+type Fault struct {
+	Kind, Help string
+	Wrap       func(inner fuzz.Target, arg string) (fuzz.Target, error)
+}
+
+// fault returns the domain's own fault of the spec KIND:ARG, if its kind is one.
+func (d *Domain) fault(spec string) (*Fault, string, bool) {
+	kind, arg, _ := strings.Cut(spec, ":")
+	for i := range d.Faults {
+		if d.Faults[i].Kind == kind {
+			return &d.Faults[i], arg, true
+		}
+	}
+	return nil, "", false
+}
+
+// CheckFault reports whether spec is a fault the domain can plant: one of its own kinds with a
+// good argument, or one of targets/fault's.
+func (d *Domain) CheckFault(spec string) error {
+	if f, arg, ok := d.fault(spec); ok {
+		_, err := f.Wrap(nil, arg)
+		return err
+	}
+	_, err := fault.Parse(spec)
+	return err
+}
+
+// Style is one generator style of a domain.
+type Style struct {
+	Name, Summary string
+}
+
+// StyleNames returns "a (summary), b (summary)" for help.
+func (d *Domain) StyleNames() string {
+	var out []string
+	for _, s := range d.Styles {
+		out = append(out, s.Name+" ("+s.Summary+")")
+	}
+	return strings.Join(out, ", ")
+}
+
+// CheckStyle returns an error naming the styles when name is not one of d's.
+func (d *Domain) CheckStyle(name string) error {
+	for _, s := range d.Styles {
+		if s.Name == name {
+			return nil
+		}
+	}
+	if len(d.Styles) == 0 {
+		return fmt.Errorf("%s has one generator style; leave --style out", d.Name)
+	}
+	var names []string
+	for _, s := range d.Styles {
+		names = append(names, s.Name)
+	}
+	return fmt.Errorf("unknown --style %q; %s has %s", name, d.Name, strings.Join(names, ", "))
 }
 
 // Command is a subcommand of a domain.
@@ -176,6 +242,9 @@ type Settings struct {
 	Unsteered bool `json:"unsteered,omitempty"`
 	// Gen is the generator options' text; stored as the finding's own gen, not here.
 	Gen string `json:"-"`
+	// Style is the generator style (--style); empty for the domain's default. A stored Gen
+	// names its generator, so the style is not stored.
+	Style string `json:"-"`
 	// Replay says the settings come from a stored finding: a generator that cannot be rebuilt
 	// (its seeds are gone) is left out, and replay runs the stored case as it is.
 	Replay bool `json:"-"`
@@ -335,10 +404,8 @@ func (d *Domain) Open(ctx context.Context, s Spec) (fuzz.Target, error) {
 		return nil, fmt.Errorf("--%s %s needs a server: give --%s %s=%s or set %s", d.EngineFlag, s.Engine,
 			d.EngineFlag, s.Engine, e.Example, e.Env)
 	}
-	var f fault.Spec
 	if s.Fault != "" {
-		var err error
-		if f, err = fault.Parse(s.Fault); err != nil {
+		if err := d.CheckFault(s.Fault); err != nil {
 			return nil, err
 		}
 	}
@@ -355,6 +422,10 @@ func (d *Domain) Open(ctx context.Context, s Spec) (fuzz.Target, error) {
 	if err != nil || s.Fault == "" {
 		return t, err
 	}
+	if own, arg, ok := d.fault(s.Fault); ok {
+		return own.Wrap(t, arg)
+	}
+	f, _ := fault.Parse(s.Fault)
 	return fault.Wrap(t, f), nil
 }
 

@@ -16,9 +16,10 @@ import (
 	"github.com/polyfuzz/polyfuzz/domain"
 )
 
-const compareSynopsis = `usage: polyfuzz compare --domain sql|smt|graph|datalog --oracle A,B,... [flags]
+const compareSynopsis = `usage: polyfuzz compare --domain sql|smt|graph|datalog --oracle A,B,... [--style S,T,...] [flags]
 
-Runs one campaign per oracle style and repetition, each with the same budget, the same engines and
+Runs one campaign per oracle style (or per generator style, when --style names several, as
+'polyfuzz compare --domain datalog --style queryfuzz,dlsmith --oracle metamorphic' does) and repetition, each with the same budget, the same engines and
 the same seed schedule (repetition r of every style uses seed --seed + r), and prints a table:
 checks per second, valid-statement rate, skip rate and its main reasons, unique findings, and
 time to the first finding, per oracle (mean and spread over the repetitions). OUT/compare.json and
@@ -70,7 +71,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.String("domain", "sql", "the domain: sql, smt, graph or datalog")
 	var ef engineFlags
 	ef.register(fs, d)
-	fs.Var(&ef.oracles, "oracles", "the same as --oracle: the styles to compare")
+	fs.Var(&ef.oracles, "oracles", "the same as --oracle: the oracle styles to compare")
 	var apply func(*domain.Settings, domain.Spec) error
 	if d.Flags != nil {
 		apply = d.Flags(fs.FlagSet)
@@ -101,22 +102,31 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	case strings.TrimSpace(*out) == "":
 		return fs.Fail(domain.ExitUsage, "--out must name a directory (got an empty one)")
 	}
-	styles := []string(ef.oracles)
+	vs := compareVariants(ef.styles, ef.oracles)
+	var labels []string
+	for _, v := range vs {
+		labels = append(labels, v.label)
+	}
 	command := domain.CommandLine(append([]string{"compare"}, args...))
 	first := seed.Get()
-	fmt.Fprintf(stderr, "polyfuzz compare: %s, styles %s, seeds %d to %d\n", d.Name, strings.Join(styles, ","), first, first+uint64(*repeat)-1)
+	fmt.Fprintf(stderr, "polyfuzz compare: %s, styles %s, seeds %d to %d\n", d.Name, strings.Join(labels, ","), first, first+uint64(*repeat)-1)
 	var runs []compareRun
-	for _, style := range styles {
+	styles := ef.styles
+	for _, v := range vs {
 		for rep := range *repeat {
-			s, err := ef.settings(d, apply, []string{style})
+			ef.styles = styles[:0:0]
+			if v.style != "" {
+				ef.styles = domain.List{v.style}
+			}
+			s, err := ef.settings(d, apply, []string{v.oracle})
 			if err != nil {
 				return fs.Fail(domain.ExitUsage, "%v", err)
 			}
 			st, err := d.Setup(ctx, s, nil)
 			if err != nil {
-				return fs.Fail(domain.ExitUsage, "%s: %v", style, err)
+				return fs.Fail(domain.ExitUsage, "%s: %v", v.label, err)
 			}
-			dir := filepath.Join(*out, style, fmt.Sprint(rep+1))
+			dir := filepath.Join(*out, filepath.FromSlash(v.label), fmt.Sprint(rep+1))
 			store, err := campaign.OpenStore(dir, command)
 			if err != nil {
 				return fs.Fail(domain.ExitFailure, "%v", err)
@@ -128,19 +138,19 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			if st.MaxWorkers > 0 {
 				cfg.Workers = min(cfg.Workers, st.MaxWorkers)
 			}
-			fmt.Fprintf(stderr, "polyfuzz compare: %s, repetition %d of %d, seed %d\n", style, rep+1, *repeat, cfg.Seed)
+			fmt.Fprintf(stderr, "polyfuzz compare: %s, repetition %d of %d, seed %d\n", v.label, rep+1, *repeat, cfg.Seed)
 			sum, err := campaign.Run(ctx, cfg)
 			store.Close()
 			if err != nil {
-				return fs.Fail(domain.ExitFailure, "%s: %v", style, err)
+				return fs.Fail(domain.ExitFailure, "%s: %v", v.label, err)
 			}
-			runs = append(runs, summarizeRun(style, rep+1, cfg.Seed, sum))
+			runs = append(runs, summarizeRun(v.label, v.oracle, rep+1, cfg.Seed, sum))
 			if ctx.Err() != nil {
 				break
 			}
 		}
 	}
-	table := compareTable(styles, runs)
+	table := compareTable(labels, runs)
 	fmt.Fprint(stdout, table)
 	b, _ := json.MarshalIndent(runs, "", "  ")
 	if err := os.WriteFile(filepath.Join(*out, "compare.json"), append(b, '\n'), 0o644); err != nil {
@@ -157,10 +167,44 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return domain.ExitOK
 }
 
-// summarizeRun reduces one campaign's summary to the figures a comparison shows.
-func summarizeRun(style string, rep int, seed uint64, sum *campaign.Summary) compareRun {
+// variant is one row of a comparison: a generator style (empty for the domain's default) and
+// an oracle, and its label in the table.
+type variant struct {
+	label, style, oracle string
+}
+
+// compareVariants returns the rows of a comparison: one per oracle, or one per generator style
+// when several are given (one per style and oracle when both vary).
+func compareVariants(styles, oracles []string) []variant {
+	if len(styles) <= 1 {
+		var out []variant
+		for _, o := range oracles {
+			v := variant{label: o, oracle: o}
+			if len(styles) == 1 {
+				v.style = styles[0]
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	var out []variant
+	for _, st := range styles {
+		for _, o := range oracles {
+			v := variant{label: st, style: st, oracle: o}
+			if len(oracles) > 1 {
+				v.label = st + "/" + o
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// summarizeRun reduces one campaign's summary to the figures a comparison shows; label names its
+// row, oracle the oracle whose skips it counts.
+func summarizeRun(label, oracle string, rep int, seed uint64, sum *campaign.Summary) compareRun {
 	t := sum.Totals
-	r := compareRun{Oracle: style, Rep: rep, Seed: seed, Tests: t.Tests, Checks: t.Checks, Seconds: t.Elapsed,
+	r := compareRun{Oracle: label, Rep: rep, Seed: seed, Tests: t.Tests, Checks: t.Checks, Seconds: t.Elapsed,
 		Skips: map[string]int64{}, FirstFinding: -1}
 	if t.Elapsed > 0 {
 		r.ChecksPerSec = float64(t.Checks) / t.Elapsed
@@ -170,7 +214,7 @@ func summarizeRun(style string, rep int, seed uint64, sum *campaign.Summary) com
 	}
 	var skipped int64
 	for k, v := range t.Skips {
-		if rest, ok := strings.CutPrefix(k, style+": "); ok {
+		if rest, ok := strings.CutPrefix(k, oracle+": "); ok {
 			r.Skips[rest] += v
 			skipped += v
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/domain"
 	"github.com/polyfuzz/polyfuzz/fuzz"
-	"github.com/polyfuzz/polyfuzz/targets/fault"
 )
 
 // maxWorkers bounds -j: more workers than this is a mistake, not a campaign.
@@ -92,6 +91,7 @@ type engineFlags struct {
 	fault   string
 	force   bool
 	gen     string
+	styles  domain.List
 }
 
 // register defines the flags of domain d on fs.
@@ -105,14 +105,27 @@ func (e *engineFlags) register(fs *domain.Flags, d *domain.Domain) {
 		"      (default "+strings.Join(d.DefaultOracles, ",")+"; error is always on; diff needs two engines)")
 	fs.DurationVar(&e.timeout, "timeout", d.Timeout, "per-statement timeout; "+d.TimeoutHelp)
 	fs.StringVar(&e.fault, "fault", "", "plant a known fault KIND:REGEXP in the first engine to prove the oracles fire, e.g.\n"+
-		"      '"+d.FaultExample+"' (kinds: drop-row, add-row, new-row, change-value, error, panic, exit, hang);\n"+
+		"      '"+d.FaultExample+"' (kinds: drop-row, add-row, new-row, change-value, error, panic, exit, hang"+ownFaults(d)+");\n"+
 		"      its findings are marked as planted")
 	fs.BoolVar(&e.force, "force", false, "work in a server database that holds objects polyfuzz did not create (they are left alone,\n"+
 		"      but a graph database is emptied)")
+	if len(d.Styles) > 0 {
+		fs.Var(&e.styles, "style", "generator style: "+d.StyleNames()+"\n"+
+			"      (default "+d.Styles[0].Name+")")
+	}
 	if d.GenDefault != nil {
 		fs.StringVar(&e.gen, "gen", "", "generator options in the form polyfuzz prints in campaign.json, e.g.\n"+
 			"      '"+d.GenDefault()+"' (keys may be left out)")
 	}
+}
+
+// ownFaults lists the domain's own fault kinds for --fault's help.
+func ownFaults(d *domain.Domain) string {
+	var b strings.Builder
+	for _, f := range d.Faults {
+		b.WriteString(";\n      " + f.Kind + ": " + f.Help)
+	}
+	return b.String()
 }
 
 // settings turns the parsed flags into a campaign's settings: engines (the domain's default when
@@ -122,7 +135,7 @@ func (e *engineFlags) settings(d *domain.Domain, apply func(*domain.Settings, do
 		return nil, fmt.Errorf("--timeout must be positive (got %s)", e.timeout)
 	}
 	if e.fault != "" {
-		if _, err := fault.Parse(e.fault); err != nil {
+		if err := d.CheckFault(e.fault); err != nil {
 			return nil, err
 		}
 	}
@@ -132,6 +145,17 @@ func (e *engineFlags) settings(d *domain.Domain, apply func(*domain.Settings, do
 		return nil, err
 	}
 	s := &domain.Settings{Engines: specs, Gen: e.gen}
+	for _, st := range e.styles {
+		if err := d.CheckStyle(st); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case len(e.styles) > 1:
+		return nil, fmt.Errorf("--style takes one style here (got %s); polyfuzz compare --style puts several head to head", e.styles.String())
+	case len(e.styles) == 1:
+		s.Style = e.styles[0]
+	}
 	if apply != nil {
 		if err := apply(s, base); err != nil {
 			return nil, err

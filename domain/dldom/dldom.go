@@ -54,6 +54,7 @@ var Domain = &domain.Domain{
 	DefaultOracles: []string{"metamorphic", "diff"},
 	Timeout:        10 * time.Second, TimeoutHelp: "a program over it is a skipped check (error: timeout)",
 	FaultExample: "drop-row:transformed",
+	Faults:       []domain.Fault{planted(datalog.PlantMixed), planted(datalog.PlantRules)},
 	GenDefault:   func() string { return datalog.DefaultOptions().String() },
 	Flags:        flags,
 	Build:        build,
@@ -68,7 +69,16 @@ func init() {
 		{Name: "translate", Usage: "print an engine's own text for one program", Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return run(ctx, "translate", args, stdout, stderr)
 		}},
+		{Name: "localize", Usage: "localize and roll back the facts of an update that broke a program's output", Run: localizeCommand},
 	}
+}
+
+// planted is the domain's own fault of that kind: a faulty rewrite of each program, at a negation
+// depth the fault's argument gives.
+func planted(kind string) domain.Fault {
+	return domain.Fault{Kind: kind, Help: datalog.PlantedHelp[kind], Wrap: func(inner fuzz.Target, arg string) (fuzz.Target, error) {
+		return datalog.NewPlanted(inner, kind, arg)
+	}}
 }
 
 // process is an engine that runs a program text of its own: its dialect and how its process
