@@ -1,0 +1,101 @@
+package datalog_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/datalog"
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/cozo"
+)
+
+// newCozo starts a cozo target, or skips tb (fails it in CI) when its python3 or the
+// cozo_embedded module is missing; the error names the fix.
+func newCozo(tb testing.TB, timeout time.Duration) *datalog.Engine {
+	tb.Helper()
+	return openEngine(tb, func() (*cozo.Target, error) {
+		tg, err := cozo.New(cozo.Options{Timeout: timeout})
+		if err != nil && (strings.Contains(err.Error(), "missing") || strings.Contains(err.Error(), "not found")) {
+			if testenv.InCI() {
+				tb.Fatalf("cozo is missing in CI: the test script (scripts/test.sh) should have run python_env: %v", err)
+			}
+			tb.Skipf("cozo is missing: %v", err)
+		}
+		return tg, err
+	}, datalog.Cozo{})
+}
+
+func TestCozoPrograms(t *testing.T) {
+	e := newCozo(t, 10*time.Second)
+	checkWarmEngine(t, e, func() int { return e.Inner.(*cozo.Target).Starts })
+	if v := e.Version(); v != "0.7.6" {
+		t.Errorf("Version = %q, want the pinned 0.7.6 (scripts/requirements.txt)", v)
+	}
+}
+
+func TestCozoTimeout(t *testing.T) {
+	checkTimeout(t, newCozo(t, 200*time.Millisecond))
+}
+
+func TestCozoScript(t *testing.T) {
+	e := newCozo(t, 10*time.Second) // skips unless cozo is installed
+	e.Close()
+	checkScript(t, datalog.Cozo{}, `["reachable", 4, 3]`)
+}
+
+func TestCozoDifferential(t *testing.T) {
+	if counts := checkDifferential(t, newCozo(t, 10*time.Second), 400); len(counts) > 0 {
+		t.Errorf("cozo reported programs unsupported: %v", counts)
+	}
+}
+
+// TestCozoCases runs both programs of generated queryFuzz cases (the original and its
+// transformation, with the default options) on cozo and on the reference engine and compares
+// the answers.
+func TestCozoCases(t *testing.T) {
+	e := newCozo(t, 10*time.Second)
+	g, err := datalog.NewGenerator(datalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := testenv.Seed(t)
+	programs, nonEmpty := 0, 0
+	for i := range uint64(150) {
+		c, err := g.Generate(fuzz.Mix(seed + i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range c.Queries {
+			p, err := datalog.Parse(q.Role, q.Text)
+			if err != nil {
+				t.Fatalf("case %d %s: %v", i, q.Role, err)
+			}
+			m, err := datalog.Eval(p)
+			if err != nil {
+				t.Fatalf("case %d %s: reference: %v", i, q.Role, err)
+			}
+			res, err := e.Exec(context.Background(), q.Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			programs++
+			want := m.Output()
+			if res.Status != fuzz.StatusOK || !slices.EqualFunc(res.Rows, want, slices.Equal) {
+				t.Errorf("case %d %s: cozo answered %+v, the reference %q\n%s", i, q.Role, res, want, q.Text)
+			}
+			if len(want) > 0 {
+				nonEmpty++
+			}
+		}
+	}
+	t.Logf("%d programs of 150 cases, %d with a non-empty answer, all translated", programs, nonEmpty)
+}
+
+// BenchmarkCozo measures programs/s on generated programs with one warm cozo server.
+func BenchmarkCozo(b *testing.B) {
+	benchEngine(b, func(b *testing.B) *datalog.Engine { return newCozo(b, 10*time.Second) })
+}
