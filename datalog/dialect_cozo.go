@@ -16,7 +16,7 @@ import (
 //     (= is ==; !=, <, <=, >, >= stay); a constant in the head is a fresh variable h<i> that the
 //     body unifies with it (h0 = 1), since heads hold variables only; CozoScript evaluates the
 //     rules semi-naively with stratified negation and set semantics;
-//   - a relation with facts only is a constant rule r_r[c0, ...] <- [[1, "a"], ...] (an empty
+//   - a relation with facts only is a constant rule r_r[c0, ...] <- [[1, 'a'], ...] (an empty
 //     list for a relation without clauses); the facts of a relation with rules too are the
 //     constant rule f_r, which one more rule copies into r_r, because a constant rule cannot
 //     share its name with other rules;
