@@ -8,16 +8,17 @@ import (
 	"github.com/polyfuzz/polyfuzz/datalog"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/clingo"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver"
 )
 
 // needClingo skips t, or fails it in CI, unless python3 can import clingo.
 func needClingo(t testing.TB) {
 	t.Helper()
-	if err := exec.Command("python3", "-c", "import clingo").Run(); err != nil {
+	if err := exec.Command(rowserver.Python(""), "-c", "import clingo").Run(); err != nil {
 		if testenv.InCI() {
-			t.Fatalf("the Python module clingo is missing in CI (%v): the test script (scripts/test.sh) should have installed it", err)
+			t.Fatalf("the Python module clingo is missing in CI (%v): the test script (scripts/test.sh) should have run python_env", err)
 		}
-		t.Skipf("the Python module clingo is missing (%v); install it with python3 -m pip install clingo", err)
+		t.Skipf("the Python module clingo is missing (%v); run source scripts/python.sh && python_env", err)
 	}
 }
 

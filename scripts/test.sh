@@ -16,6 +16,7 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql) # s
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
 command -v mariadb >/dev/null || missing+=(mariadb-client)
 command -v swipl >/dev/null || missing+=(swi-prolog-nox) # Datalog engine: SWI-Prolog with tabling
+python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv) # scripts/python.sh makes .venv
 # Graph engines: Neo4j (built by Maven, run on Java 17) and FalkorDB (needs libgomp1 and libssl3).
 java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])' || missing+=(openjdk-17-jdk-headless) # Neo4j 5.26 wants Java 17+
 command -v mvn >/dev/null || missing+=(maven)
@@ -27,9 +28,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Datalog engine: clingo, from its PyPI wheel (the wheel has no executable; polyfuzz runs
-# `python3 -m clingo`).
-python3 -c 'import clingo' 2>/dev/null || python3 -m pip install -q --disable-pip-version-check clingo==5.8.3
+# Datalog engines clingo and CozoDB, from their pinned PyPI wheels (scripts/requirements.txt) in the
+# project's .venv; python_env exports POLYFUZZ_PYTHON, which targets/clingo and targets/cozo use.
+source scripts/python.sh
+python_env
 
 # go vet fetches only the modules this platform builds with (go mod download would fetch DuckDB's
 # libraries for every platform, about 570 MB).

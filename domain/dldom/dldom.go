@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/datalog"
+	"github.com/polyfuzz/polyfuzz/datalog/dlsmith"
 	"github.com/polyfuzz/polyfuzz/domain"
 	"github.com/polyfuzz/polyfuzz/domain/sqldom"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/targets/clingo"
+	"github.com/polyfuzz/polyfuzz/targets/cozo"
 	"github.com/polyfuzz/polyfuzz/targets/muz"
 	"github.com/polyfuzz/polyfuzz/targets/souffle"
 	"github.com/polyfuzz/polyfuzz/targets/swipl"
@@ -25,6 +27,7 @@ import (
 const synopsis = `usage: polyfuzz datalog [flags]
        polyfuzz datalog run --engine NAME FILE.dl
        polyfuzz datalog translate --engine NAME FILE.dl
+       polyfuzz datalog localize PROGRAM.dl --before OLD.facts --after NEW.facts --unwanted 'rel(a, b)' ...
 
 Fuzzes Datalog engines the queryFuzz way: generates random stratified programs, transforms each
 with a sequence of the queryFuzz rule transformations (ADD, MOD, REM, NEG) whose effect on the
@@ -55,9 +58,13 @@ var Domain = &domain.Domain{
 	Timeout:        10 * time.Second, TimeoutHelp: "a program over it is a skipped check (error: timeout)",
 	FaultExample: "drop-row:transformed",
 	Faults:       []domain.Fault{planted(datalog.PlantMixed), planted(datalog.PlantRules)},
-	GenDefault:   func() string { return datalog.DefaultOptions().String() },
-	Flags:        flags,
-	Build:        build,
+	GenDefault:   func() string { return datalog.DefaultOptions().String() + "' or '" + dlsmith.DefaultOptions().String() },
+	Styles: []domain.Style{
+		{Name: "queryfuzz", Summary: "queryFuzz: rule transformations of one rule"},
+		{Name: "dlsmith", Summary: "DLSmith: precedence-graph transformations in any stratum"},
+	},
+	Flags: flags,
+	Build: build,
 }
 
 // init adds the subcommands, which name the domain's engines in their help.
@@ -98,6 +105,8 @@ var processes = []process{
 		func(s domain.Spec) (fuzz.Target, error) { return swipl.New(swipl.Options{Timeout: s.Timeout}) }},
 	{"clingo", func() datalog.Dialect { return datalog.Clingo{} },
 		func(s domain.Spec) (fuzz.Target, error) { return clingo.New(clingo.Options{Timeout: s.Timeout}) }},
+	{"cozo", func() datalog.Dialect { return datalog.Cozo{} },
+		func(s domain.Spec) (fuzz.Target, error) { return cozo.New(cozo.Options{Timeout: s.Timeout}) }},
 	{"souffle", func() datalog.Dialect { return datalog.Souffle{} },
 		func(s domain.Spec) (fuzz.Target, error) { return souffle.New(souffle.Options{Timeout: s.Timeout}) }},
 }
@@ -171,12 +180,7 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 
 // build makes the generator, oracles, reducer and format of a Datalog campaign.
 func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
-	opts, err := domain.GenOptions(s.Gen, datalog.DefaultOptions(), datalog.ParseOptions)
-	if err != nil {
-		return nil, err
-	}
-	s.Gen = opts.String()
-	gen, err := datalog.NewGenerator(opts)
+	gen, err := generator(s)
 	if err != nil {
 		return nil, err
 	}
@@ -193,6 +197,36 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	st := &domain.Setup{Gen: gen, Reducer: red, Format: f, ReduceReport: func() string { return reduceReport(stats, s.Plain) }}
 	st.Oracles = table.Make(s.Oracles, struct{}{})
 	return st, nil
+}
+
+// generator makes the case generator of the settings' style: queryFuzz's or DLSmith's, as --style
+// says or, for stored options, as their name says ("queryfuzz{...}", "dlsmith{...}"). It sets
+// s.Gen to the options in full.
+func generator(s *domain.Settings) (fuzz.Generator, error) {
+	style := s.Style
+	if name, _, ok := strings.Cut(s.Gen, "{"); ok {
+		if style != "" && style != name {
+			return nil, fmt.Errorf("--gen gives %s options but --style is %s; leave one of them out", name, style)
+		}
+		style = name
+	}
+	switch style {
+	case "", "queryfuzz":
+		opts, err := domain.GenOptions(s.Gen, datalog.DefaultOptions(), datalog.ParseOptions)
+		if err != nil {
+			return nil, err
+		}
+		s.Gen = opts.String()
+		return datalog.NewGenerator(opts)
+	case "dlsmith":
+		opts, err := domain.GenOptions(s.Gen, dlsmith.DefaultOptions(), dlsmith.ParseOptions)
+		if err != nil {
+			return nil, err
+		}
+		s.Gen = opts.String()
+		return dlsmith.NewGenerator(opts)
+	}
+	return nil, fmt.Errorf("unknown generator options %q; they start with queryfuzz{ or dlsmith{", s.Gen)
 }
 
 // reduceReport describes a reduction's statistics.

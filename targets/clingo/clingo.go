@@ -32,7 +32,6 @@ package clingo
 import (
 	_ "embed"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -55,7 +54,7 @@ type Options struct {
 
 // EnvPython names the environment variable with the Python interpreter of the project's virtual
 // environment, which scripts/python.sh sets.
-const EnvPython = "POLYFUZZ_PYTHON"
+const EnvPython = rowserver.EnvPython
 
 const (
 	missing = "polyfuzz-clingo-missing "
@@ -63,15 +62,7 @@ const (
 )
 
 // python returns the interpreter o names: o.Python, else $POLYFUZZ_PYTHON, else "python3".
-func (o Options) python() string {
-	if o.Python != "" {
-		return o.Python
-	}
-	if p := os.Getenv(EnvPython); p != "" {
-		return p
-	}
-	return "python3"
-}
+func (o Options) python() string { return rowserver.Python(o.Python) }
 
 // Target runs ASP programs on clingo in one python3 process. It is used by one goroutine. Its
 // Name is "clingo", its Version clingo's, such as "5.8.3"; Exec answers with the shown symbols of

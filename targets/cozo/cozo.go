@@ -33,7 +33,6 @@ package cozo
 import (
 	_ "embed"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -47,7 +46,7 @@ var serverSource string
 
 // EnvPython names the environment variable with the Python interpreter of the project's virtual
 // environment, which scripts/python.sh sets.
-const EnvPython = "POLYFUZZ_PYTHON"
+const EnvPython = rowserver.EnvPython
 
 // Fix is how to get a python3 with the pinned cozo_embedded module.
 const Fix = "source scripts/python.sh && python_env (or python3 -m pip install cozo-embedded==0.7.6)"
@@ -64,15 +63,7 @@ type Options struct {
 }
 
 // python returns the interpreter o names: o.Python, else $POLYFUZZ_PYTHON, else "python3".
-func (o Options) python() string {
-	if o.Python != "" {
-		return o.Python
-	}
-	if p := os.Getenv(EnvPython); p != "" {
-		return p
-	}
-	return "python3"
-}
+func (o Options) python() string { return rowserver.Python(o.Python) }
 
 // Target runs CozoScript programs on CozoDB in one python3 process. It is used by one goroutine.
 // Its Name is "cozo", its Version the wheel's, such as "0.7.6"; Exec answers with the rows of the

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -282,4 +283,20 @@ func unescape(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// EnvPython names the environment variable with the Python interpreter of the project's virtual
+// environment (scripts/python.sh sets it), for row servers written in Python.
+const EnvPython = "POLYFUZZ_PYTHON"
+
+// Python returns the interpreter a Python row server runs on: explicit when set, else
+// $POLYFUZZ_PYTHON, else "python3" on PATH.
+func Python(explicit string) string {
+	if explicit != "" {
+		return explicit
+	}
+	if p := os.Getenv(EnvPython); p != "" {
+		return p
+	}
+	return "python3"
 }
