@@ -64,6 +64,9 @@ func Sequence(g *Graph, o Options, r *rand.Rand) (trans *Graph, expect datalog.E
 		expect, _ = Compose(expect, e)
 		steps = append(steps, s)
 	}
+	if _, err := cur.Program(); err != nil {
+		return nil, 0, nil, fmt.Errorf("dlsmith: sequence: the transformed program is invalid, a defect of the transformations: %w", err)
+	}
 	return cur, expect, steps, nil
 }
 
@@ -81,7 +84,7 @@ func try(g *Graph, k *kind, s *Step, maxBody int) (*Graph, bool) {
 			return nil, false
 		}
 	}
-	if _, err := h.Program(); err != nil {
+	if !valid(h) {
 		return nil, false
 	}
 	h.Annotate()
@@ -158,4 +161,162 @@ func (s Step) clone() Step {
 		t.Facts = nil
 	}
 	return t
+}
+
+// valid reports whether g's program passes the checks of [Graph.Program] (declarations, arities,
+// types, safety, stratification) without printing and parsing it: the output node and the source
+// and target of every edge exist, every edge belongs to a rule with a head, facts are constants
+// of their columns' types, every rule uses its relations with their arities and each variable
+// with one type, binds the variables of its head and negated atoms by positive atoms, and no
+// cycle of dataflow goes through a negated atom. Seed rules are valid and, seed nodes having no
+// incoming edges, on no cycle with a generated node.
+func valid(g *Graph) bool {
+	byName := make(map[string]*Node, len(g.Nodes))
+	for _, n := range g.Nodes {
+		byName[n.Name] = n
+	}
+	if g.Output != "" && byName[g.Output] == nil {
+		return false
+	}
+	typeOf := func(t datalog.Term) datalog.Type {
+		if t.Kind == datalog.Num {
+			return datalog.Number
+		}
+		return datalog.Symbol
+	}
+	for _, n := range g.Nodes {
+		for _, f := range n.Facts {
+			if len(f) != len(n.Attrs) {
+				return false
+			}
+			for i, t := range f {
+				if !t.IsConst() || typeOf(t) != n.Attrs[i].Type {
+					return false
+				}
+			}
+		}
+	}
+	type ruleKey struct {
+		to string
+		k  int
+	}
+	rules := map[ruleKey][]int{}
+	var order []ruleKey
+	for i, e := range g.Edges {
+		if byName[e.From] == nil || byName[e.To] == nil || byName[e.To].Heads[e.Rule] == nil {
+			return false
+		}
+		key := ruleKey{e.To, e.Rule}
+		if _, ok := rules[key]; !ok {
+			order = append(order, key)
+		}
+		rules[key] = append(rules[key], i)
+	}
+	types := map[string]datalog.Type{}
+	bound := map[string]bool{}
+	for _, key := range order {
+		clear(types)
+		clear(bound)
+		ok := true
+		atom := func(n *Node, args []datalog.Term) {
+			if len(args) != len(n.Attrs) {
+				ok = false
+				return
+			}
+			for i, t := range args {
+				switch t.Kind {
+				case datalog.Num, datalog.Sym:
+					ok = ok && typeOf(t) == n.Attrs[i].Type
+				case datalog.Var:
+					if prev, seen := types[t.Name]; seen && prev != n.Attrs[i].Type {
+						ok = false
+					}
+					types[t.Name] = n.Attrs[i].Type
+				}
+			}
+		}
+		head := byName[key.to].Heads[key.k]
+		atom(byName[key.to], head)
+		for _, i := range rules[key] {
+			e := g.Edges[i]
+			atom(byName[e.From], e.Args)
+			if !e.Negated {
+				for _, t := range e.Args {
+					if t.Kind == datalog.Var {
+						bound[t.Name] = true
+					}
+				}
+			}
+		}
+		if !ok {
+			return false
+		}
+		for _, t := range head {
+			if t.Kind == datalog.Anon || t.Kind == datalog.Var && !bound[t.Name] {
+				return false
+			}
+		}
+		for _, i := range rules[key] {
+			if e := g.Edges[i]; e.Negated {
+				for _, t := range e.Args {
+					if t.Kind == datalog.Var && !bound[t.Name] {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return stratifiedGraph(g)
+}
+
+// stratifiedGraph reports whether no cycle of g's dataflow, seed rules included, goes through a
+// negated atom: no negated dependency joins two nodes of one strongly connected component.
+func stratifiedGraph(g *Graph) bool {
+	deps := g.dependencies()
+	index := map[string]int{}
+	comp := map[string]int{}
+	low := map[string]int{}
+	onStack := map[string]bool{}
+	var stack []string
+	counter, comps := 0, 0
+	var visit func(v string)
+	visit = func(v string) {
+		index[v], low[v] = counter, counter
+		counter++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, d := range deps[v] {
+			if _, seen := index[d.to]; !seen {
+				visit(d.to)
+				low[v] = min(low[v], low[d.to])
+			} else if onStack[d.to] {
+				low[v] = min(low[v], index[d.to])
+			}
+		}
+		if low[v] == index[v] {
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp[w] = comps
+				if w == v {
+					break
+				}
+			}
+			comps++
+		}
+	}
+	for _, n := range g.Nodes {
+		if _, seen := index[n.Name]; !seen {
+			visit(n.Name)
+		}
+	}
+	for from, ds := range deps {
+		for _, d := range ds {
+			if d.neg == 1 && comp[from] == comp[d.to] {
+				return false
+			}
+		}
+	}
+	return true
 }
