@@ -195,7 +195,7 @@ func (b *graphGen) types() {
 		slices.Sort(flowing)
 		n.Attrs = make([]datalog.Attr, b.between(b.o.Arity))
 		for i := range n.Attrs {
-			n.Attrs[i] = datalog.Attr{Name: genAttrName(i), Type: flowing[b.r.IntN(len(flowing))]}
+			n.Attrs[i] = datalog.Attr{Name: datalog.AttrName(i), Type: flowing[b.r.IntN(len(flowing))]}
 		}
 	}
 }
@@ -357,14 +357,6 @@ func genVarName(i int) string {
 		s += strconv.Itoa(i / 26)
 	}
 	return s
-}
-
-// genAttrName returns the name of the i-th column of a generated node: a to z, then a26 and up.
-func genAttrName(i int) string {
-	if i < 26 {
-		return string(rune('a' + i))
-	}
-	return "a" + strconv.Itoa(i)
 }
 
 // negations turns up to o.Negations random edges negative, each only when another atom of its
