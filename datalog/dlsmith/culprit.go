@@ -1,0 +1,244 @@
+package dlsmith
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/polyfuzz/polyfuzz/datalog"
+	"github.com/polyfuzz/polyfuzz/reduce"
+)
+
+// Culprits rolls a transformation sequence that breaks its relation on an engine back to the
+// steps responsible. Localization is a small set of steps that alone, replayed on the original
+// graph, still breaks the relation; rollback the smallest set of steps whose removal from the
+// whole sequence makes the break vanish. Both are confirmed on the engine: Breaks is one engine
+// run, and Runs counts them.
+type Culprits struct {
+	Orig  *Graph
+	Steps []Step
+	// Breaks runs the engine on prog and reports whether its answer breaks expect, the relation
+	// the replayed steps promise, against the engine's answer to the original program.
+	Breaks func(ctx context.Context, prog *datalog.Program, expect datalog.Expect) bool
+	// Runs counts the calls of Breaks; Ref the reference evaluations of the guided search.
+	Runs, Ref int
+}
+
+// try replays the steps of keep and runs the engine on the result. A subset whose steps do not
+// all apply, or that applies none, costs no engine run and is not a reproduction.
+func (c *Culprits) try(ctx context.Context, keep []int) bool {
+	if len(keep) == 0 || ctx.Err() != nil {
+		return false
+	}
+	g, expect, applied := Replay(c.Orig, c.Steps, keep)
+	if len(applied) != len(dedup(keep)) {
+		return false
+	}
+	p, err := g.Program()
+	if err != nil {
+		return false
+	}
+	c.Runs++
+	return c.Breaks(ctx, p, expect)
+}
+
+// all returns the indexes of every step.
+func (c *Culprits) all() []int {
+	out := make([]int, len(c.Steps))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// DDMin is the baseline: ddmin over the steps, each subset replayed and run on the engine. It
+// returns a 1-minimal subset of steps that still breaks the relation, nil when the whole
+// sequence does not.
+func (c *Culprits) DDMin(ctx context.Context) []int {
+	if !c.try(ctx, c.all()) {
+		return nil
+	}
+	return reduce.DDMin(ctx, c.all(), func(sub []int) bool { return c.try(ctx, sub) })
+}
+
+// Guided localizes with the reference engine's provenance of the witnesses, the tuples on which
+// the engine's two answers disagree: the relations on the proof trees of each witness, in the
+// original and in the transformed program (and the relations each witness depends on, for a
+// witness that neither derives), rank the steps by the relations they touch; each step, with the
+// steps that made the nodes it needs, is then tried alone on the engine in rank order. The
+// first of the best maxSingles that breaks the relation is the localization; when none does,
+// ddmin runs over the ranked steps if they break it together, else over all. It returns nil when the whole sequence does not break the
+// relation.
+func (c *Culprits) Guided(ctx context.Context, witnesses []datalog.Tuple) []int {
+	if !c.try(ctx, c.all()) {
+		return nil
+	}
+	ranked := c.rank(witnesses)
+	for _, cand := range ranked[:min(len(ranked), maxSingles)] {
+		if ctx.Err() != nil {
+			return nil
+		}
+		keep := c.needs(cand)
+		if c.try(ctx, keep) {
+			return keep
+		}
+	}
+	test := func(sub []int) bool { return c.try(ctx, sub) }
+	if len(ranked) < len(c.Steps) && c.try(ctx, ranked) {
+		return reduce.DDMin(ctx, dedup(ranked), test)
+	}
+	return reduce.DDMin(ctx, c.all(), test)
+}
+
+// maxSingles bounds the steps the guided search tries alone before it falls back to ddmin.
+const maxSingles = 12
+
+// Rollback returns the smallest set of steps of loc whose removal from the whole sequence makes
+// the break vanish on the engine: each step of loc alone, then loc whole; nil when removing loc
+// is not enough (the break needs steps outside it as well, or a different combination).
+func (c *Culprits) Rollback(ctx context.Context, loc []int) []int {
+	without := func(drop []int) []int {
+		return slices.DeleteFunc(c.all(), func(i int) bool { return slices.Contains(drop, i) })
+	}
+	for _, i := range loc {
+		if !c.try(ctx, without([]int{i})) && ctx.Err() == nil {
+			return []int{i}
+		}
+	}
+	if len(loc) > 1 && !c.try(ctx, without(loc)) && ctx.Err() == nil {
+		return slices.Clone(loc)
+	}
+	return nil
+}
+
+// rank returns the indexes of the steps that touch a relation relevant to a witness, most
+// relevant first (later steps first among equals: they act on the graph the engine last saw).
+func (c *Culprits) rank(witnesses []datalog.Tuple) []int {
+	score := c.relevance(witnesses)
+	type cand struct{ i, s int }
+	var cs []cand
+	for i, s := range c.Steps {
+		best := 0
+		for _, rel := range touched(s) {
+			best = max(best, score[rel])
+		}
+		if best > 0 {
+			cs = append(cs, cand{i, best})
+		}
+	}
+	sort.SliceStable(cs, func(a, b int) bool {
+		if cs[a].s != cs[b].s {
+			return cs[a].s > cs[b].s
+		}
+		return cs[a].i > cs[b].i
+	})
+	out := make([]int, len(cs))
+	for i, x := range cs {
+		out[i] = x.i
+	}
+	return out
+}
+
+// relevance scores relations for the witnesses on the reference engine: 3 for a relation on a
+// proof tree of a witness in the transformed program, 2 in the original, 1 for a relation a
+// witness's relation depends on.
+func (c *Culprits) relevance(witnesses []datalog.Tuple) map[string]int {
+	score := map[string]int{}
+	note := func(rel string, s int) { score[rel] = max(score[rel], s) }
+	trans, _, _ := Replay(c.Orig, c.Steps, c.all())
+	for _, it := range []struct {
+		g *Graph
+		s int
+	}{{trans, 3}, {c.Orig, 2}} {
+		p, err := it.g.Program()
+		if err != nil {
+			continue
+		}
+		c.Ref++
+		m, err := datalog.Eval(p)
+		if err != nil {
+			continue
+		}
+		for _, t := range witnesses {
+			for _, proof := range m.ExplainAll(t, 4) {
+				walkProof(proof, func(rel string) { note(rel, it.s) })
+			}
+		}
+		deps := it.g.Ancestors
+		for _, t := range witnesses {
+			note(t.Rel, 1)
+			for rel := range deps(t.Rel) {
+				note(rel, 1)
+			}
+		}
+	}
+	return score
+}
+
+// walkProof calls f with the relation of every tuple of the proof tree, negated ones included.
+func walkProof(p *datalog.Proof, f func(string)) {
+	f(p.Tuple.Rel)
+	for _, n := range p.Negated {
+		f(n.Rel)
+	}
+	for _, b := range p.Body {
+		walkProof(b, f)
+	}
+}
+
+// touched returns the relations step s changes or reads: its node, the node it creates, and the
+// relations of the edges it adds or deletes.
+func touched(s Step) []string {
+	out := []string{s.Node}
+	if s.Created != "" {
+		out = append(out, s.Created)
+	}
+	for _, e := range append(slices.Clone(s.Add), s.Del...) {
+		out = append(out, e.From, e.To)
+	}
+	return out
+}
+
+// needs returns step i with the earlier steps that made the nodes it refers to, transitively, in
+// order.
+func (c *Culprits) needs(i int) []int {
+	made := map[string]int{}
+	for j, s := range c.Steps {
+		if j >= i {
+			break
+		}
+		if s.Created != "" {
+			made[s.Created] = j
+		}
+		if s.Attrs != nil && s.Created == "" {
+			made[s.Node] = j
+		}
+	}
+	keep := map[int]bool{}
+	var visit func(int)
+	visit = func(k int) {
+		if keep[k] {
+			return
+		}
+		keep[k] = true
+		for _, rel := range touched(c.Steps[k]) {
+			if j, ok := made[rel]; ok && j < k {
+				visit(j)
+			}
+		}
+	}
+	visit(i)
+	var out []int
+	for k := range keep {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dedup returns the distinct indexes of keep.
+func dedup(keep []int) []int {
+	out := slices.Clone(keep)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
