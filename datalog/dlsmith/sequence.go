@@ -35,10 +35,7 @@ func Sequence(g *Graph, o Options, r *rand.Rand) (trans *Graph, expect datalog.E
 		k := pick(r, ks)
 		c.g = cur
 		var at *Node
-		var e datalog.Expect
-		if k.noNode {
-			e, _ = k.admits(None)
-		} else {
+		if !k.noNode {
 			nodes = nodes[:0]
 			for _, v := range cur.Nodes {
 				if e, ok := k.admits(v.Ancestry); ok && (e == datalog.Equal || e == oracle) && k.eligible(cur, v) {
@@ -49,25 +46,42 @@ func Sequence(g *Graph, o Options, r *rand.Rand) (trans *Graph, expect datalog.E
 				continue
 			}
 			at = pick(r, nodes)
-			e, _ = k.admits(at.Ancestry)
 		}
-		s, ok := k.plan(c, at)
-		if !ok {
-			continue
-		}
-		s.Name, s.Expect = k.name, e
-		next, ok := try(cur, k, &s, o.MaxBody)
+		next, s, ok := k.step(c, at, o.MaxBody)
 		if !ok {
 			continue
 		}
 		cur = next
-		expect, _ = Compose(expect, e)
+		expect, _ = Compose(expect, s.Expect)
 		steps = append(steps, s)
 	}
 	if _, err := cur.Program(); err != nil {
 		return nil, 0, nil, fmt.Errorf("dlsmith: sequence: the transformed program is invalid, a defect of the transformations: %w", err)
 	}
 	return cur, expect, steps, nil
+}
+
+// step draws a step of k on node v of c.g (nil when k adds a node) and applies it to a copy of
+// c.g, which it returns (see try); false when the precondition fails on v or on the step.
+func (k *kind) step(c *planner, v *Node, maxBody int) (*Graph, Step, bool) {
+	a := None
+	if !k.noNode {
+		if v == nil || !k.eligible(c.g, v) {
+			return nil, Step{}, false
+		}
+		a = v.Ancestry
+	}
+	e, ok := k.admits(a)
+	if !ok {
+		return nil, Step{}, false
+	}
+	s, ok := k.plan(c, v)
+	if !ok {
+		return nil, Step{}, false
+	}
+	s.Name, s.Expect = k.name, e
+	next, ok := try(c.g, k, &s, maxBody)
+	return next, s, ok
 }
 
 // try applies step s of transformation k to a copy of g and returns the copy, annotated, when the
