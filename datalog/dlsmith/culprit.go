@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/polyfuzz/polyfuzz/datalog"
 	"github.com/polyfuzz/polyfuzz/reduce"
@@ -22,6 +23,8 @@ type Culprits struct {
 	Breaks func(ctx context.Context, prog *datalog.Program, expect datalog.Expect) bool
 	// Runs counts the calls of Breaks; Ref the reference evaluations of the guided search.
 	Runs, Ref int
+	// replayed, when set, learns the indexes of the steps of each program before Breaks runs it.
+	replayed func(idx []int)
 }
 
 // try replays the steps of keep and runs the engine on the result. A subset whose steps do not
@@ -39,6 +42,9 @@ func (c *Culprits) try(ctx context.Context, keep []int) bool {
 		return false
 	}
 	c.Runs++
+	if c.replayed != nil {
+		c.replayed(applied)
+	}
 	return c.Breaks(ctx, p, expect)
 }
 
@@ -241,4 +247,29 @@ func dedup(keep []int) []int {
 	out := slices.Clone(keep)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// symmetricDiff returns the rows in exactly one of a and b.
+func symmetricDiff(a, b [][]string) [][]string {
+	key := func(r []string) string { return strings.Join(r, "\x1f") }
+	in := func(rows [][]string) map[string]bool {
+		m := map[string]bool{}
+		for _, r := range rows {
+			m[key(r)] = true
+		}
+		return m
+	}
+	ina, inb := in(a), in(b)
+	var out [][]string
+	for _, r := range a {
+		if !inb[key(r)] {
+			out = append(out, r)
+		}
+	}
+	for _, r := range b {
+		if !ina[key(r)] {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -86,31 +86,6 @@ func allSteps(n int) []int {
 	return out
 }
 
-// symmetricDiff returns the rows in exactly one of a and b.
-func symmetricDiff(a, b [][]string) [][]string {
-	key := func(r []string) string { return strings.Join(r, "\x1f") }
-	in := func(rows [][]string) map[string]bool {
-		m := map[string]bool{}
-		for _, r := range rows {
-			m[key(r)] = true
-		}
-		return m
-	}
-	ina, inb := in(a), in(b)
-	var out [][]string
-	for _, r := range a {
-		if !inb[key(r)] {
-			out = append(out, r)
-		}
-	}
-	for _, r := range b {
-		if !ina[key(r)] {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // TestCulprits rolls 50-step sequences that break on a planted fault back to their culprit steps,
 // guided by the reference's provenance and by ddmin over the steps: both localizations must
 // reproduce alone, the rollbacks must make the break vanish, and the guided search must need

@@ -195,6 +195,14 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	red := datalog.NewReducer()
 	red.Plain, red.Stats = s.Plain, stats
 	st := &domain.Setup{Gen: gen, Reducer: red, Format: f, ReduceReport: func() string { return reduceReport(stats, s.Plain) }}
+	if dg, ok := gen.(*dlsmith.Generator); ok && !s.Plain {
+		// DLSmith findings are first rolled back to their culprit steps.
+		runs := new(int)
+		st.Reducer = &dlsmith.Reducer{Gen: dg, Inner: red, Runs: runs}
+		st.ReduceReport = func() string {
+			return fmt.Sprintf("culprit steps found in %d engine runs; then %s", *runs, reduceReport(stats, s.Plain))
+		}
+	}
 	st.Oracles = table.Make(s.Oracles, struct{}{})
 	return st, nil
 }
