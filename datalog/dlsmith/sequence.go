@@ -2,6 +2,7 @@ package dlsmith
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 
@@ -22,7 +23,7 @@ func Sequence(g *Graph, o Options, r *rand.Rand) (trans *Graph, expect datalog.E
 	}
 	cur := g.Clone()
 	cur.Annotate()
-	if _, err := cur.Program(); err != nil {
+	if err := check(cur); err != nil {
 		return nil, 0, nil, fmt.Errorf("dlsmith: sequence of an invalid graph: %w", err)
 	}
 	oracle := datalog.Expect(1 + r.IntN(3))
@@ -55,10 +56,10 @@ func Sequence(g *Graph, o Options, r *rand.Rand) (trans *Graph, expect datalog.E
 		expect, _ = Compose(expect, s.Expect)
 		steps = append(steps, s)
 	}
-	if _, err := cur.Program(); err != nil {
+	if err := check(cur); err != nil {
 		return nil, 0, nil, fmt.Errorf("dlsmith: sequence: the transformed program is invalid, a defect of the transformations: %w", err)
 	}
-	return cur, expect, steps, nil
+	return cur.Clone(), expect, steps, nil
 }
 
 // step draws a step of k on node v of c.g (nil when k adds a node) and applies it to a copy of
@@ -86,10 +87,12 @@ func (k *kind) step(c *planner, v *Node, maxBody int) (*Graph, Step, bool) {
 
 // try applies step s of transformation k to a copy of g and returns the copy, annotated, when the
 // step's precondition held, its rule has at most maxBody atoms or no more than before (maxBody 0:
-// no bound) and the program is valid and stratified.
+// no bound) and the program is valid and stratified. Only the rules of the nodes the step
+// touched are checked again, stratification only when it adds a dependency, and the annotation
+// is inferred again only when the dependencies changed.
 func try(g *Graph, k *kind, s *Step, maxBody int) (*Graph, bool) {
 	before := len(g.RuleEdges(s.Node, s.Rule))
-	h := g.Clone()
+	h := g.fork()
 	if !k.apply(h, s) {
 		return nil, false
 	}
@@ -98,11 +101,58 @@ func try(g *Graph, k *kind, s *Step, maxBody int) (*Graph, bool) {
 			return nil, false
 		}
 	}
-	if !valid(h) {
+	touched := map[string]bool{s.Node: true}
+	if s.Created != "" {
+		touched[s.Created] = true
+	}
+	for _, e := range s.Del {
+		touched[e.To] = true
+	}
+	for _, e := range s.Add {
+		touched[e.To] = true
+	}
+	changed := len(h.Nodes) != len(g.Nodes) || !sameDeps(s.Del, s.Add)
+	if !valid(h, touched, changed && len(s.Add) > 0) {
 		return nil, false
 	}
-	h.Annotate()
+	if changed {
+		h.Annotate()
+	}
 	return h, true
+}
+
+// check returns nil when g's program is valid, else the first problem [Graph.Program] names:
+// valid is the fast test, and Program, which prints and parses the program, has the last word.
+func check(g *Graph) error {
+	if valid(g, nil, true) {
+		return nil
+	}
+	_, err := g.Program()
+	return err
+}
+
+// sameDeps reports whether two lists of edges make the same dependencies: the same sources,
+// targets and signs, counted.
+func sameDeps(a, b []Edge) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	type dep struct {
+		from, to string
+		neg      bool
+	}
+	count := map[dep]int{}
+	for _, e := range a {
+		count[dep{e.From, e.To, e.Negated}]++
+	}
+	for _, e := range b {
+		d := dep{e.From, e.To, e.Negated}
+		if count[d] == 0 {
+			return false
+		}
+		count[d]--
+	}
+	return true
 }
 
 // Replay applies again the steps whose indexes are in keep, in increasing order, to a copy of g:
@@ -150,7 +200,26 @@ func Replay(g *Graph, steps []Step, keep []int) (trans *Graph, expect datalog.Ex
 		cur, expect = next, c
 		applied = append(applied, i)
 	}
-	return cur, expect, applied
+	return cur.Clone(), expect, applied
+}
+
+// fork returns a copy of g for one step: its nodes, fact lists, head maps and edge list are its
+// own, while the argument lists, fact values and columns are shared with g. Steps never change
+// those in place (they replace them), so g stays as it is; Sequence and Replay return a deep
+// copy of the last fork.
+func (g *Graph) fork() *Graph {
+	h := &Graph{Output: g.Output, Seed: g.Seed, Nodes: make([]*Node, len(g.Nodes)), Edges: slices.Clone(g.Edges)}
+	nodes := make([]Node, len(g.Nodes))
+	for i, n := range g.Nodes {
+		nodes[i] = *n
+		nodes[i].Facts = slices.Clone(n.Facts)
+		nodes[i].Heads = maps.Clone(n.Heads)
+		if nodes[i].Heads == nil {
+			nodes[i].Heads = map[int][]datalog.Term{}
+		}
+		h.Nodes[i] = &nodes[i]
+	}
+	return h
 }
 
 // clone returns a deep copy of s, so that applying it changes nothing of the original.
@@ -178,13 +247,14 @@ func (s Step) clone() Step {
 }
 
 // valid reports whether g's program passes the checks of [Graph.Program] (declarations, arities,
-// types, safety, stratification) without printing and parsing it: the output node and the source
-// and target of every edge exist, every edge belongs to a rule with a head, facts are constants
-// of their columns' types, every rule uses its relations with their arities and each variable
-// with one type, binds the variables of its head and negated atoms by positive atoms, and no
-// cycle of dataflow goes through a negated atom. Seed rules are valid and, seed nodes having no
-// incoming edges, on no cycle with a generated node.
-func valid(g *Graph) bool {
+// types, safety, stratification) without printing and parsing it, for the facts and rules of
+// the nodes in touched (every node when nil): the output node and the source and target of every
+// edge exist, every edge belongs to a rule with a head, facts are constants of their columns'
+// types, every rule uses its relations with their arities and each variable with one type, and
+// binds the variables of its head and negated atoms by positive atoms; with strata, no cycle of
+// dataflow goes through a negated atom. Seed rules are valid and, seed nodes having no incoming
+// edges, on no cycle with a generated node.
+func valid(g *Graph, touched map[string]bool, strata bool) bool {
 	byName := make(map[string]*Node, len(g.Nodes))
 	for _, n := range g.Nodes {
 		byName[n.Name] = n
@@ -199,6 +269,9 @@ func valid(g *Graph) bool {
 		return datalog.Symbol
 	}
 	for _, n := range g.Nodes {
+		if touched != nil && !touched[n.Name] {
+			continue
+		}
 		for _, f := range n.Facts {
 			if len(f) != len(n.Attrs) {
 				return false
@@ -217,6 +290,9 @@ func valid(g *Graph) bool {
 	rules := map[ruleKey][]int{}
 	var order []ruleKey
 	for i, e := range g.Edges {
+		if touched != nil && !touched[e.To] {
+			continue
+		}
 		if byName[e.From] == nil || byName[e.To] == nil || byName[e.To].Heads[e.Rule] == nil {
 			return false
 		}
@@ -280,7 +356,7 @@ func valid(g *Graph) bool {
 			}
 		}
 	}
-	return stratifiedGraph(g)
+	return !strata || stratifiedGraph(g)
 }
 
 // stratifiedGraph reports whether no cycle of g's dataflow, seed rules included, goes through a
