@@ -301,7 +301,8 @@ func seed(root, dir string) {
 	}
 }
 
-// copyTree copies the directories and regular files under from to to, except the binaries
+// copyTree copies the directories and regular files under from to to, with their modification
+// times, except the binaries
 // and dependency files of the program itself (target/debug/prog*), which every build rewrites.
 func copyTree(from, to string) error {
 	return filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
@@ -327,7 +328,11 @@ func copyTree(from, to string) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(dst, b, info.Mode().Perm())
+		if err := os.WriteFile(dst, b, info.Mode().Perm()); err != nil {
+			return err
+		}
+		// Cargo compares the times of a crate's outputs with its dependencies' outputs.
+		return os.Chtimes(dst, info.ModTime(), info.ModTime())
 	})
 }
 
