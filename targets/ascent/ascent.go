@@ -128,7 +128,7 @@ var _ fuzz.Target = (*Target)(nil)
 
 // New finds cargo, takes a cached project for o.Worker (see the package doc) and builds it.
 func New(o Options) (*Target, error) {
-	cargo, err := findCargo(o.Cargo)
+	cargo, err := FindCargo(o.Cargo)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func New(o Options) (*Target, error) {
 }
 
 // findCargo returns the cargo binary: path, else cargo on PATH, else ~/.cargo/bin/cargo.
-func findCargo(path string) (string, error) {
+func FindCargo(path string) (string, error) {
 	if path != "" {
 		abs, err := exec.LookPath(path)
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 // needCargo skips t, or fails it in CI, unless cargo can be found.
 func needCargo(t testing.TB) {
 	t.Helper()
-	if _, err := findCargo(""); err != nil {
+	if _, err := FindCargo(""); err != nil {
 		if testenv.InCI() {
 			t.Fatalf("%v: the test script (scripts/test.sh) should have installed Rust and run ascent_prepare", err)
 		}
