@@ -235,7 +235,7 @@ func summarizeRun(label, oracle string, rep int, seed uint64, sum *campaign.Summ
 // compareTable prints one row per style, in the given order, as a Markdown table.
 func compareTable(styles []string, runs []compareRun) string {
 	var b strings.Builder
-	b.WriteString("| oracle | runs | checks/s | valid statements | skipped checks | main skip reasons | unique findings | first finding |\n")
+	b.WriteString("| style | runs | checks/s | valid statements | skipped checks | main skip reasons | unique findings | first finding |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, style := range styles {
 		var rate, valid, skip, first []float64
