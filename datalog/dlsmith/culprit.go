@@ -117,19 +117,26 @@ func (c *Culprits) Rollback(ctx context.Context, loc []int) []int {
 	return nil
 }
 
-// rank returns the indexes of the steps that touch a relation relevant to a witness, most
-// relevant first (later steps first among equals: they act on the graph the engine last saw).
+// rank returns the indexes of the steps relevant to a witness, most relevant first (later steps
+// first among equals: they act on the graph the engine last saw). The reference's proof trees of
+// each witness, in the transformed program and in the original, are read as incremental
+// provenance over the sequence's update (the clauses the sequence added or removed): a step that
+// last added a clause of a proof tree in the transformed program, or last removed one of a proof
+// tree in the original, ranks first; then steps touching a relation of a proof tree (transformed,
+// then original); then steps touching a relation a witness's relation depends on.
 func (c *Culprits) rank(witnesses []datalog.Tuple) []int {
-	score := c.relevance(witnesses)
+	score := make([]int, len(c.Steps))
+	rel := c.relevance(witnesses, score)
+	for i, s := range c.Steps {
+		for _, r := range touched(s) {
+			score[i] = max(score[i], rel[r])
+		}
+	}
 	type cand struct{ i, s int }
 	var cs []cand
-	for i, s := range c.Steps {
-		best := 0
-		for _, rel := range touched(s) {
-			best = max(best, score[rel])
-		}
-		if best > 0 {
-			cs = append(cs, cand{i, best})
+	for i, s := range score {
+		if s > 0 {
+			cs = append(cs, cand{i, s})
 		}
 	}
 	sort.SliceStable(cs, func(a, b int) bool {
@@ -145,17 +152,26 @@ func (c *Culprits) rank(witnesses []datalog.Tuple) []int {
 	return out
 }
 
-// relevance scores relations for the witnesses on the reference engine: 3 for a relation on a
-// proof tree of a witness in the transformed program, 2 in the original, 1 for a relation a
-// witness's relation depends on.
-func (c *Culprits) relevance(witnesses []datalog.Tuple) map[string]int {
+// Relevance scores.
+const (
+	scoreChanged = 4 // the step last changed a clause of a witness's proof tree
+	scoreProof   = 3 // a relation of a proof tree in the transformed program
+	scoreOrig    = 2 // a relation of a proof tree in the original program
+	scoreCone    = 1 // a relation a witness's relation depends on
+)
+
+// relevance scores relations for the witnesses on the reference engine and raises in step the
+// scores of the steps that changed a clause of a witness's proof tree (see rank).
+func (c *Culprits) relevance(witnesses []datalog.Tuple, step []int) map[string]int {
 	score := map[string]int{}
 	note := func(rel string, s int) { score[rel] = max(score[rel], s) }
+	added, removed := c.changes()
 	trans, _, _ := Replay(c.Orig, c.Steps, c.all())
 	for _, it := range []struct {
-		g *Graph
-		s int
-	}{{trans, 3}, {c.Orig, 2}} {
+		g       *Graph
+		s       int
+		changed map[string]int
+	}{{trans, scoreProof, added}, {c.Orig, scoreOrig, removed}} {
 		p, err := it.g.Program()
 		if err != nil {
 			continue
@@ -168,17 +184,65 @@ func (c *Culprits) relevance(witnesses []datalog.Tuple) map[string]int {
 		for _, t := range witnesses {
 			for _, proof := range m.ExplainAll(t, 4) {
 				walkProof(proof, func(rel string) { note(rel, it.s) })
+				for _, r := range proof.Rules() {
+					if i, ok := it.changed[p.Rules[r].String()]; ok {
+						step[i] = scoreChanged
+					}
+				}
 			}
 		}
-		deps := it.g.Ancestors
 		for _, t := range witnesses {
-			note(t.Rel, 1)
-			for rel := range deps(t.Rel) {
-				note(rel, 1)
+			note(t.Rel, scoreCone)
+			for rel := range it.g.Ancestors(t.Rel) {
+				note(rel, scoreCone)
 			}
 		}
 	}
 	return score
+}
+
+// changes returns the sequence's update as clauses: each clause (rule or fact, printed) of the
+// transformed program that the original lacks, with the step that last added it, and each clause
+// of the original that the transformed program lacks, with the step that last removed it.
+func (c *Culprits) changes() (added, removed map[string]int) {
+	clauses := func(g *Graph) map[string]bool {
+		out := map[string]bool{}
+		if p, err := g.Program(); err == nil {
+			for _, r := range p.Rules {
+				out[r.String()] = true
+			}
+		}
+		return out
+	}
+	first := clauses(c.Orig)
+	added, removed = map[string]int{}, map[string]int{}
+	g, prev := c.Orig, first
+	for i := range c.Steps {
+		g, _, _ = Replay(g, c.Steps, []int{i})
+		cur := clauses(g)
+		for k := range cur {
+			if !prev[k] {
+				added[k] = i
+			}
+		}
+		for k := range prev {
+			if !cur[k] {
+				removed[k] = i
+			}
+		}
+		prev = cur
+	}
+	for k := range added {
+		if !prev[k] || first[k] {
+			delete(added, k)
+		}
+	}
+	for k := range removed {
+		if prev[k] || !first[k] {
+			delete(removed, k)
+		}
+	}
+	return added, removed
 }
 
 // walkProof calls f with the relation of every tuple of the proof tree, negated ones included.
