@@ -23,6 +23,11 @@ const AscentVersion = "0.8.1"
 //     positive atom that binds all its variables (first when it has none), as Ascent binds
 //     variables from left to right; Ascent binds body variables by reference, so constraints
 //     compare *v_x;
+//   - a variable repeated within one positive atom in a symbol column is renamed at its repeats,
+//     with an equality constraint after the atom: ascent 0.8.1 compiles such a repeat into
+//     "if new.eq(&(old))", which does not type-check for a column of a reference type
+//     (&'static [u8], also String: "E0277: can't compare `String` with `&String`" for
+//     "relation s(String, String); relation t(String); t(x) <-- s(x, x);");
 //   - main prints every tuple of an output relation as one line: the relation's name, then for
 //     every value a tab and the value, a number in decimal, a symbol in double quotes with the
 //     bytes other than printable ASCII, " and \ written as \xNN.

@@ -43,7 +43,10 @@
 // optimisation costs seconds to save a millisecond. A no-op `cargo build` (cargo's own part,
 // which calling rustc directly would save) takes 0.04 s. The first build of the dependencies
 // (ascent, ascent_macro, syn, ...) takes 10-30 s per worker; without ascent's default feature
-// "par" (rayon, dashmap), which only ascent_par! needs, it is a third shorter.
+// "par" (rayon, dashmap), which only ascent_par! needs, it is a third shorter; a new worker's
+// project copies a built one's target directory instead (about 0.5 s). Through this target, the
+// datalog integration tests measure 0.3-0.7 s of wall time per generated program (cargo and
+// rustc) and 2-7 ms to run it, on the same shared 2-core machine.
 //
 // # Outcomes
 //
