@@ -32,6 +32,14 @@ fi
 # project's .venv; python_env exports POLYFUZZ_PYTHON, which targets/clingo and targets/cozo use.
 source scripts/python.sh
 python_env
+# Datalog engine Ascent (a Rust crate, pinned in targets/ascent/Cargo.lock): needs cargo
+# (https://rustup.rs); builds the cached cargo project once so that tests and campaigns do not pay
+# for the dependencies' first compile.
+if ! command -v cargo >/dev/null && [ ! -x "$HOME/.cargo/bin/cargo" ]; then
+  curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal >/dev/null
+fi
+source scripts/ascent.sh
+ascent_prepare
 
 # go vet fetches only the modules this platform builds with (go mod download would fetch DuckDB's
 # libraries for every platform, about 570 MB).

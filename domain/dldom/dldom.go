@@ -1,5 +1,5 @@
 // Package dldom is the Datalog domain of polyfuzz: random stratified programs and queryFuzz's
-// metamorphic transformations (datalog) checked on μZ, SWI-Prolog, clingo, Soufflé and SQL engines
+// metamorphic transformations (datalog) checked on μZ, SWI-Prolog, clingo, CozoDB, Ascent, Soufflé and SQL engines
 // against each other and polyfuzz's reference engine.
 package dldom
 
@@ -17,6 +17,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/domain/sqldom"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
+	"github.com/polyfuzz/polyfuzz/targets/ascent"
 	"github.com/polyfuzz/polyfuzz/targets/clingo"
 	"github.com/polyfuzz/polyfuzz/targets/cozo"
 	"github.com/polyfuzz/polyfuzz/targets/muz"
@@ -29,27 +30,33 @@ const synopsis = `usage: polyfuzz datalog [flags]
        polyfuzz datalog translate --engine NAME FILE.dl
        polyfuzz datalog localize PROGRAM.dl --before OLD.facts --after NEW.facts --unwanted 'rel(a, b)' ...
 
-Fuzzes Datalog engines the queryFuzz way: generates random stratified programs, transforms each
-with a sequence of the queryFuzz rule transformations (ADD, MOD, REM, NEG) whose effect on the
-output is known (equal, subset or superset), runs both programs on every engine and checks the
-relation on each engine (metamorphic). polyfuzz's own reference engine (semi-naive, stratified
-negation, provenance) runs beside the engines under test (unless --ref=false), so that every engine
-is also compared with it and with each other (diff). Crashes, timeouts and unexpected errors are
-findings too; a program an engine cannot express is skipped for that engine, counted by reason.
-Findings are reduced along the reference's proof trees of a tuple the engine gets wrong, then by
-ddmin, every step re-checked on the engine.
+Fuzzes Datalog engines with metamorphic transformations: generates random stratified programs,
+transforms each with a sequence of transformations whose effect on the output is known (equal,
+subset or superset), runs both programs on every engine and checks the relation on each engine
+(metamorphic). Two styles (--style): queryfuzz (the default; queryFuzz's generator and its rule
+transformations ADD, MOD, REM, NEG on one rule) and dlsmith (DLSmith's random precedence graph and
+its graph rewrites in any stratum: new rules, facts, negation, inlined facts; 1-100 steps).
+polyfuzz's own reference engine (semi-naive, stratified negation, provenance) runs beside the
+engines under test (unless --ref=false), so that every engine is also compared with it and with
+each other (diff). Crashes, timeouts and unexpected errors are findings too; a program an engine
+cannot express is skipped for that engine, counted by reason. A DLSmith finding is first rolled
+back to its culprit steps; findings are reduced along the reference's proof trees of a tuple the
+engine gets wrong, then by ddmin, every step re-checked on the engine.
 
-Engines: ref (built in), muz (z3), swipl (SWI-Prolog), clingo (through its Python module), souffle, and the
-SQL engines sqlite, duckdb (embedded) and postgres (--engine postgres=postgres://USER:PASS@HOST/DB
-or POLYFUZZ_POSTGRES_DSN), which evaluate each stratum in SQL.
+Engines: ref (built in), muz (z3), swipl (SWI-Prolog), clingo and cozo (CozoDB; both through their
+Python modules in the project's .venv, POLYFUZZ_PYTHON), ascent (compiled with cargo per program),
+souffle, and the SQL engines sqlite, duckdb (embedded) and postgres (--engine
+postgres=postgres://USER:PASS@HOST/DB or POLYFUZZ_POSTGRES_DSN), which evaluate each stratum in SQL.
 
 'polyfuzz datalog run' prints an engine's answer to one program in the canonical (Soufflé-like)
-syntax; 'polyfuzz datalog translate' prints the engine's own text for it.`
+syntax; 'polyfuzz datalog translate' prints the engine's own text for it; 'polyfuzz datalog
+localize' explains which facts of an update broke a program's output (fault localization and
+rollback suggestion, from the reference engine's incremental provenance).`
 
 // Domain is the Datalog domain.
 var Domain = &domain.Domain{
 	Name:     "datalog",
-	Summary:  "fuzz Datalog engines: the reference, μZ, SWI-Prolog, clingo, Soufflé, SQL",
+	Summary:  "fuzz Datalog engines: the reference, μZ, SWI-Prolog, clingo, CozoDB, Ascent, Soufflé, SQL",
 	Synopsis: synopsis, Unit: "test cases", Owns: "its own engine processes",
 	EngineFlag: "engine", DefaultEngine: "ref",
 	Engines:        engineList(),
@@ -107,6 +114,10 @@ var processes = []process{
 		func(s domain.Spec) (fuzz.Target, error) { return clingo.New(clingo.Options{Timeout: s.Timeout}) }},
 	{"cozo", func() datalog.Dialect { return datalog.Cozo{} },
 		func(s domain.Spec) (fuzz.Target, error) { return cozo.New(cozo.Options{Timeout: s.Timeout}) }},
+	{"ascent", func() datalog.Dialect { return datalog.Ascent{} },
+		func(s domain.Spec) (fuzz.Target, error) {
+			return ascent.New(ascent.Options{Timeout: s.Timeout, Worker: s.Worker})
+		}},
 	{"souffle", func() datalog.Dialect { return datalog.Souffle{} },
 		func(s domain.Spec) (fuzz.Target, error) { return souffle.New(souffle.Options{Timeout: s.Timeout}) }},
 }

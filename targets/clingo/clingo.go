@@ -31,9 +31,6 @@ package clingo
 
 import (
 	_ "embed"
-	"fmt"
-	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -56,13 +53,8 @@ type Options struct {
 // environment, which scripts/python.sh sets.
 const EnvPython = rowserver.EnvPython
 
-const (
-	missing = "polyfuzz-clingo-missing "
-	fix     = "source scripts/python.sh && python_env (or python3 -m pip install clingo==5.8.3)"
-)
-
-// python returns the interpreter o names: o.Python, else $POLYFUZZ_PYTHON, else "python3".
-func (o Options) python() string { return rowserver.Python(o.Python) }
+// fix is how to get a python3 with the pinned clingo module.
+const fix = "source scripts/python.sh && python_env (or python3 -m pip install clingo==5.8.3)"
 
 // Target runs ASP programs on clingo in one python3 process. It is used by one goroutine. Its
 // Name is "clingo", its Version clingo's, such as "5.8.3"; Exec answers with the shown symbols of
@@ -75,25 +67,8 @@ var _ fuzz.Target = (*Target)(nil)
 
 // New starts the server. A missing python3 or clingo module is an error that names the fix.
 func New(o Options) (*Target, error) {
-	name := o.python()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		return nil, fmt.Errorf("clingo: %s not found (%v): make the project's Python environment with %s, or set %s", name, err, fix, EnvPython)
-	}
-	s, err := rowserver.Start(rowserver.Config{
-		Name:  "clingo",
-		Path:  path,
-		Args:  []string{"-c", serverSource},
-		Hello: "polyfuzz-clingo ",
-		Refused: func(line string) error {
-			if !strings.HasPrefix(line, missing) {
-				return nil
-			}
-			return fmt.Errorf("clingo: the Python module clingo is missing for %s (%s): install it with %s",
-				path, strings.TrimSpace(strings.TrimPrefix(line, missing)), fix)
-		},
-		Timeout: o.Timeout,
-	})
+	s, err := rowserver.StartPython(rowserver.PythonServer{Name: "clingo", Module: "clingo", Source: serverSource,
+		Python: o.Python, Fix: fix, Timeout: o.Timeout})
 	if err != nil {
 		return nil, err
 	}

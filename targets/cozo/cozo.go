@@ -32,9 +32,6 @@ package cozo
 
 import (
 	_ "embed"
-	"fmt"
-	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -51,8 +48,6 @@ const EnvPython = rowserver.EnvPython
 // Fix is how to get a python3 with the pinned cozo_embedded module.
 const Fix = "source scripts/python.sh && python_env (or python3 -m pip install cozo-embedded==0.7.6)"
 
-const missing = "polyfuzz-cozo-missing "
-
 // Options configure a cozo target.
 type Options struct {
 	// Python is the Python 3 interpreter with the cozo_embedded module; empty means
@@ -61,9 +56,6 @@ type Options struct {
 	// Timeout bounds one program; 0 means no limit.
 	Timeout time.Duration
 }
-
-// python returns the interpreter o names: o.Python, else $POLYFUZZ_PYTHON, else "python3".
-func (o Options) python() string { return rowserver.Python(o.Python) }
 
 // Target runs CozoScript programs on CozoDB in one python3 process. It is used by one goroutine.
 // Its Name is "cozo", its Version the wheel's, such as "0.7.6"; Exec answers with the rows of the
@@ -77,25 +69,8 @@ var _ fuzz.Target = (*Target)(nil)
 // New starts the server. A missing python3 or cozo_embedded module is an error that names the
 // fix.
 func New(o Options) (*Target, error) {
-	name := o.python()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		return nil, fmt.Errorf("cozo: %s not found (%v): make the project's Python environment with %s, or set %s", name, err, Fix, EnvPython)
-	}
-	s, err := rowserver.Start(rowserver.Config{
-		Name:  "cozo",
-		Path:  path,
-		Args:  []string{"-c", serverSource},
-		Hello: "polyfuzz-cozo ",
-		Refused: func(line string) error {
-			if !strings.HasPrefix(line, missing) {
-				return nil
-			}
-			return fmt.Errorf("cozo: the Python module cozo_embedded is missing for %s (%s): install it with %s",
-				path, strings.TrimSpace(strings.TrimPrefix(line, missing)), Fix)
-		},
-		Timeout: o.Timeout,
-	})
+	s, err := rowserver.StartPython(rowserver.PythonServer{Name: "cozo", Module: "cozo_embedded", Source: serverSource,
+		Python: o.Python, Fix: Fix, Timeout: o.Timeout})
 	if err != nil {
 		return nil, err
 	}

@@ -15,12 +15,13 @@ import (
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver"
 )
 
 // needCozo skips t, or fails it in CI, unless the target's python3 can import cozo_embedded.
 func needCozo(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(Options{}.python(), "-c", "import cozo_embedded").Run(); err != nil {
+	if err := exec.Command(rowserver.Python(""), "-c", "import cozo_embedded").Run(); err != nil {
 		if testenv.InCI() {
 			t.Fatalf("the Python module cozo_embedded is missing in CI (%v): the test script (scripts/test.sh) should have run python_env", err)
 		}
@@ -142,7 +143,7 @@ func TestPython(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Setenv(EnvPython, tt.env)
-		if got := (Options{Python: tt.opt}).python(); got != tt.want {
+		if got := rowserver.Python(tt.opt); got != tt.want {
 			t.Errorf("Python %q with %s=%q: %q, want %q", tt.opt, EnvPython, tt.env, got, tt.want)
 		}
 	}

@@ -300,3 +300,41 @@ func Python(explicit string) string {
 	}
 	return "python3"
 }
+
+// PythonServer is a row server written in Python, run with `python -c Source`. It greets with
+// "polyfuzz-NAME VERSION" and, when its engine's module cannot be imported, with
+// "polyfuzz-NAME-missing REASON".
+type PythonServer struct {
+	// Name is the engine's name; Module the Python module the server imports, for errors.
+	Name, Module string
+	Source       string
+	// Python is the interpreter (see [Python]); Fix says how to install the module.
+	Python, Fix string
+	Timeout     time.Duration
+}
+
+// StartPython starts a Python row server. A missing interpreter or module is an error that names
+// the fix.
+func StartPython(p PythonServer) (*Server, error) {
+	name := Python(p.Python)
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s not found (%v): make the project's Python environment with %s, or set %s",
+			p.Name, name, err, p.Fix, EnvPython)
+	}
+	missing := "polyfuzz-" + p.Name + "-missing "
+	return Start(Config{
+		Name:  p.Name,
+		Path:  path,
+		Args:  []string{"-c", p.Source},
+		Hello: "polyfuzz-" + p.Name + " ",
+		Refused: func(line string) error {
+			if !strings.HasPrefix(line, missing) {
+				return nil
+			}
+			return fmt.Errorf("%s: the Python module %s is missing for %s (%s): install it with %s",
+				p.Name, p.Module, path, strings.TrimSpace(strings.TrimPrefix(line, missing)), p.Fix)
+		},
+		Timeout: p.Timeout,
+	})
+}
