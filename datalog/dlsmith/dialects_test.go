@@ -15,7 +15,7 @@ import (
 )
 
 // dialects are the dialects package datalog has, each translating the programs of one engine.
-var dialects = []datalog.Dialect{datalog.MuZ{}, datalog.SWIProlog{}, datalog.Clingo{}, datalog.Souffle{}, datalog.Cozo{}}
+var dialects = []datalog.Dialect{datalog.MuZ{}, datalog.SWIProlog{}, datalog.Clingo{}, datalog.Souffle{}, datalog.Cozo{}, datalog.Ascent{}}
 
 // TestDialects translates the original and the transformed program of 2,000 cases with every
 // dialect and logs, per dialect, the share it accepts and its *datalog.Unsupported errors by
