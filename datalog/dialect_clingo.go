@@ -78,7 +78,7 @@ func (Clingo) Translate(p *Program) (*Translation, error) {
 // Script returns p's translation as base.lp and the clingo command line that prints its answer
 // set (the PyPI wheel runs clingo's application as a Python module).
 func (d Clingo) Script(p *Program, base string) (map[string]string, string, error) {
-	return scriptFile(d, p, base+".lp", "python3 -m clingo "+base+".lp")
+	return scriptFile(d, p, base+".lp", `"${POLYFUZZ_PYTHON:-python3}" -m clingo `+base+".lp")
 }
 
 // clingoCheck returns an *Unsupported error for the first constant of p that clingo cannot

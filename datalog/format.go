@@ -74,7 +74,7 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 	if judge != "diff" {
 		engines = in.BlamedOf(engines)
 	}
-	versions := map[string]string{"muz": "z3", "swipl": "swipl", "clingo": "python3 -m clingo", "souffle": "souffle"}
+	versions := map[string]string{"muz": "z3", "swipl": "swipl", "clingo": `"${POLYFUZZ_PYTHON:-python3}" -m clingo`, "souffle": "souffle"}
 	for _, e := range engines {
 		if cmd := versions[e]; cmd != "" {
 			exe, _, _ := strings.Cut(cmd, " ")

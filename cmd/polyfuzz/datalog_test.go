@@ -12,6 +12,8 @@ import (
 
 	"github.com/polyfuzz/polyfuzz/datalog"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/ascent"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver"
 )
 
 // dlEngineArg returns the --engine value for a Datalog engine, skipping t (failing it in CI) when
@@ -23,12 +25,20 @@ func dlEngineArg(t *testing.T, name string) string {
 		testenv.NeedEngine(t, "z3")
 	case "swipl":
 		testenv.NeedEngine(t, "swipl")
-	case "clingo":
-		if err := exec.Command("python3", "-c", "import clingo").Run(); err != nil {
+	case "clingo", "cozo":
+		module := map[string]string{"clingo": "clingo", "cozo": "cozo_embedded"}[name]
+		if err := exec.Command(rowserver.Python(""), "-c", "import "+module).Run(); err != nil {
 			if testenv.InCI() {
-				t.Fatalf("clingo is missing in CI: scripts/test.sh should have installed it from PyPI")
+				t.Fatalf("%s is missing in CI: scripts/test.sh should have made the project's .venv (python_env)", name)
 			}
-			t.Skip("clingo is not installed; run scripts/test.sh (python3 -m pip install clingo)")
+			t.Skipf("%s is not installed; run source scripts/python.sh && python_env", name)
+		}
+	case "ascent":
+		if _, err := ascent.FindCargo(""); err != nil {
+			if testenv.InCI() {
+				t.Fatalf("cargo is missing in CI: %v", err)
+			}
+			t.Skipf("ascent needs cargo: %v", err)
 		}
 	case "postgres":
 		return name + "=" + testenv.NeedDSN(t, "POLYFUZZ_POSTGRES_DSN")
