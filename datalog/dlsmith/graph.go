@@ -396,48 +396,72 @@ func reach(succ map[string][]dep, v string) map[string]bool {
 // Program emits the program of g: the seed's relations, facts and rules unchanged (no seed
 // relation is an output), then one relation per generated node with its facts and one rule per
 // rule number, the body in edge order; the output node is the only output relation. It checks
-// the program (declarations, types, safety, stratification) and names the first problem.
+// the program (declarations, types, safety, stratification) and names the first problem. The
+// program shares nothing with g.
 func (g *Graph) Program() (*datalog.Program, error) {
+	byName := g.byName()
 	p := &datalog.Program{File: "program.dl"}
 	for _, n := range g.Nodes {
 		p.Relations = append(p.Relations, datalog.Relation{
 			Name: n.Name, Attrs: slices.Clone(n.Attrs), Input: n.Seed && n.Input, Output: n.Name == g.Output,
 		})
 	}
-	if g.Output != "" && g.Node(g.Output) == nil {
+	if g.Output != "" && byName[g.Output] == nil {
 		return nil, fmt.Errorf("dlsmith: the output node %s is not in the graph", g.Output)
 	}
-	p.Rules = append(p.Rules, g.Seed...)
+	p.Rules = (&datalog.Program{Rules: g.Seed}).Clone().Rules
 	for _, n := range g.Nodes {
 		for _, f := range n.Facts {
 			p.Rules = append(p.Rules, datalog.Rule{Head: datalog.Atom{Rel: n.Name, Args: slices.Clone(f)}})
 		}
 	}
+	type ruleKey struct {
+		to string
+		k  int
+	}
+	bodies := map[ruleKey][]datalog.Atom{}
+	for _, e := range g.Edges {
+		key := ruleKey{e.To, e.Rule}
+		bodies[key] = append(bodies[key], e.Atom())
+	}
 	for _, n := range g.Nodes {
-		for _, k := range g.Rules(n.Name) {
-			edges := g.RuleEdges(n.Name, k)
-			if len(edges) == 0 {
-				continue
+		first := byName[n.Name]
+		ks := make([]int, 0, len(first.Heads))
+		for k := range first.Heads {
+			ks = append(ks, k)
+		}
+		slices.Sort(ks)
+		for _, k := range ks {
+			if body := bodies[ruleKey{n.Name, k}]; len(body) > 0 {
+				p.Rules = append(p.Rules, datalog.Rule{Head: datalog.Atom{Rel: n.Name, Args: slices.Clone(n.Heads[k])}, Body: body})
 			}
-			r := datalog.Rule{Head: datalog.Atom{Rel: n.Name, Args: slices.Clone(n.Heads[k])}}
-			for _, i := range edges {
-				r.Body = append(r.Body, g.Edges[i].Atom())
-			}
-			p.Rules = append(p.Rules, r)
 		}
 	}
 	for _, e := range g.Edges {
-		if to := g.Node(e.To); to == nil || g.Node(e.From) == nil {
+		if to := byName[e.To]; to == nil || byName[e.From] == nil {
 			return nil, fmt.Errorf("dlsmith: edge %s -> %s joins a node that is not in the graph", e.From, e.To)
 		} else if to.Heads[e.Rule] == nil {
 			return nil, fmt.Errorf("dlsmith: edge %s -> %s belongs to rule %d, which has no head", e.From, e.To, e.Rule)
 		}
 	}
-	p = p.Clone()
-	if err := p.Check(); err != nil {
-		return nil, fmt.Errorf("dlsmith: emitted program: %w", err)
+	// Valid decides as Check without printing and parsing; Check names the problem.
+	if !p.Valid() {
+		if err := p.Check(); err != nil {
+			return nil, fmt.Errorf("dlsmith: emitted program: %w", err)
+		}
 	}
 	return p, nil
+}
+
+// byName returns g's nodes by name, the first of each name.
+func (g *Graph) byName() map[string]*Node {
+	m := make(map[string]*Node, len(g.Nodes))
+	for _, n := range g.Nodes {
+		if m[n.Name] == nil {
+			m[n.Name] = n
+		}
+	}
+	return m
 }
 
 // termsEqual reports whether two argument lists are equal, ignoring positions.
