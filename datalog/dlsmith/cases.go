@@ -43,13 +43,14 @@ func (g *Generator) Options() Options {
 // Generate returns the case of seed: the original program of the graph [Generator.Sequence]
 // returns and the program of the graph its steps make. The same seed gives the same case.
 func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
-	orig, trans, expect, steps, err := g.sequence(seed)
+	orig, po, trans, expect, steps, err := g.sequence(seed)
 	if err != nil {
 		return nil, err
 	}
-	po, err := orig.Program()
-	if err != nil {
-		return nil, err
+	if po == nil {
+		if po, err = orig.Program(); err != nil {
+			return nil, err
+		}
 	}
 	pt, err := trans.Program()
 	if err != nil {
@@ -75,22 +76,23 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 // Sequence returns the graph and the steps of the case of seed, exactly those Generate uses, so
 // that the steps can be replayed ([Replay]) on the graph.
 func (g *Generator) Sequence(seed uint64) (orig *Graph, steps []Step, err error) {
-	orig, _, _, steps, err = g.sequence(seed)
+	orig, _, _, _, steps, err = g.sequence(seed)
 	return orig, steps, err
 }
 
-// sequence returns the original graph of seed, the transformed graph, their relation and the
-// steps; the graph and the sequence draw from independent streams of seed.
-func (g *Generator) sequence(seed uint64) (orig, trans *Graph, expect datalog.Expect, steps []Step, err error) {
-	orig, err = g.original(seed)
+// sequence returns the original graph of seed and its program when the guidance emitted it (nil
+// otherwise), the transformed graph, their relation and the steps; the graph and the sequence
+// draw from independent streams of seed.
+func (g *Generator) sequence(seed uint64) (orig *Graph, po *datalog.Program, trans *Graph, expect datalog.Expect, steps []Step, err error) {
+	orig, po, err = g.original(seed)
 	if err != nil {
-		return nil, nil, 0, nil, err
+		return nil, nil, nil, 0, nil, err
 	}
 	trans, expect, steps, err = Sequence(orig, g.opts, rand.New(rand.NewPCG(seed, genSequenceStream)))
 	if err != nil {
-		return nil, nil, 0, nil, fmt.Errorf("dlsmith: seed %d: %w", seed, err)
+		return nil, nil, nil, 0, nil, fmt.Errorf("dlsmith: seed %d: %w", seed, err)
 	}
-	return orig, trans, expect, steps, nil
+	return orig, po, trans, expect, steps, nil
 }
 
 // nonEmptyTries bounds the graphs drawn for a case that asks for a non-empty answer.
@@ -101,24 +103,25 @@ const nonEmptyLimit = 100000
 
 // original returns the graph of the case of seed: with probability NonEmpty percent, the first
 // of up to nonEmptyTries graphs (from seeds derived from seed) whose program's answer on the
-// reference engine is not empty, else the last one drawn (as datalog.Generator does).
-func (g *Generator) original(seed uint64) (*Graph, error) {
+// reference engine is not empty, else the last one drawn (as datalog.Generator does). It returns
+// the graph's program too when it emitted it, else nil.
+func (g *Generator) original(seed uint64) (*Graph, *datalog.Program, error) {
 	r := rand.New(rand.NewPCG(seed, genNonEmptyStream))
 	gr, err := Generate(g.opts, seed)
 	if err != nil || r.IntN(100) >= g.opts.NonEmpty {
-		return gr, err
+		return gr, nil, err
 	}
 	for k := 1; ; k++ {
 		p, err := gr.Program()
 		if err != nil {
-			return nil, fmt.Errorf("dlsmith: seed %d: generated program: %w", seed, err)
+			return nil, nil, fmt.Errorf("dlsmith: seed %d: generated program: %w", seed, err)
 		}
 		m, err := datalog.EvalContext(context.Background(), p, nonEmptyLimit)
 		if (err == nil && len(m.Output()) > 0) || k == nonEmptyTries {
-			return gr, nil
+			return gr, p, nil
 		}
 		if gr, err = Generate(g.opts, r.Uint64()); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }

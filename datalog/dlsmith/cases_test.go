@@ -179,7 +179,7 @@ func TestGeneratorNonEmpty(t *testing.T) {
 		}
 		n := 0
 		for i := range uint64(200) {
-			orig, err := g.original(seed + i)
+			orig, _, err := g.original(seed + i)
 			if err != nil {
 				t.Fatal(err)
 			}

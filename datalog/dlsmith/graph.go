@@ -256,16 +256,36 @@ func (g *Graph) ModRelEdge(i int, rule int, negated bool, args []datalog.Term) {
 	e.Rule, e.Negated, e.Args = rule, negated, slices.Clone(args)
 }
 
-// dependencies returns, for every relation, the relations it feeds: an edge for every body atom
-// of every rule, seed rules included, with the number of negated atoms (0 or 1) as its weight.
-func (g *Graph) dependencies() map[string][]dep {
-	out := map[string][]dep{}
+// flow is g's dataflow over indexes: relation i is names[i] (g's nodes first, in order, then any
+// other relation a seed rule or an edge names), succ[i] the relations it feeds and pred[i] those
+// that feed it, an entry for every body atom of every rule, seed rules included, with weight 1
+// when the atom is negated.
+type flow struct {
+	names      []string
+	index      map[string]int
+	succ, pred [][]dep
+}
+
+// dep is a dataflow edge to (or, in pred, from) relation i, with weight 1 when it is negated.
+type dep struct {
+	i   int
+	neg int
+}
+
+// dependencies returns g's dataflow.
+func (g *Graph) dependencies() *flow {
+	f := &flow{index: make(map[string]int, len(g.Nodes))}
+	for _, n := range g.Nodes {
+		f.id(n.Name)
+	}
+	type arc struct{ from, to, neg int }
+	arcs := make([]arc, 0, len(g.Edges))
 	add := func(from, to string, neg bool) {
 		w := 0
 		if neg {
 			w = 1
 		}
-		out[from] = append(out[from], dep{to, w})
+		arcs = append(arcs, arc{f.id(from), f.id(to), w})
 	}
 	for _, r := range g.Seed {
 		for _, a := range r.Body {
@@ -275,64 +295,78 @@ func (g *Graph) dependencies() map[string][]dep {
 	for _, e := range g.Edges {
 		add(e.From, e.To, e.Negated)
 	}
-	return out
+	// Both adjacency lists cut from one array each, in the order of arcs.
+	outs, ins := make([]int, len(f.names)), make([]int, len(f.names))
+	for _, a := range arcs {
+		outs[a.from]++
+		ins[a.to]++
+	}
+	succ, pred := make([]dep, 0, len(arcs)), make([]dep, 0, len(arcs))
+	f.succ, f.pred = make([][]dep, len(f.names)), make([][]dep, len(f.names))
+	for i := range f.names {
+		f.succ[i], succ = succ[:0:outs[i]], succ[outs[i]:outs[i]]
+		f.pred[i], pred = pred[:0:ins[i]], pred[ins[i]:ins[i]]
+	}
+	for _, a := range arcs {
+		f.succ[a.from] = append(f.succ[a.from], dep{a.to, a.neg})
+		f.pred[a.to] = append(f.pred[a.to], dep{a.from, a.neg})
+	}
+	return f
 }
 
-// dep is a dataflow edge to a relation, with weight 1 when it is negated.
-type dep struct {
-	to  string
-	neg int
+// id returns the index of relation name, adding it when it is new.
+func (f *flow) id(name string) int {
+	if i, ok := f.index[name]; ok {
+		return i
+	}
+	f.index[name] = len(f.names)
+	f.names = append(f.names, name)
+	return len(f.names) - 1
 }
 
 // Annotate infers every node's stratum and ancestry from the edges and the seed rules: the
 // stratum is the largest number of negated edges on a path from the node to the output node, the
 // ancestry the parities of those paths. It assumes the graph is stratified (no cycle through a
 // negated edge); Program checks that.
-func (g *Graph) Annotate() {
-	deps := g.dependencies()
-	// Parities reachable backwards from the output: (node, parity) with parity 0 for a
-	// positive path.
-	type state struct {
-		n   string
-		par int
-	}
-	preds := map[string][]dep{}
-	for from, ds := range deps {
-		for _, d := range ds {
-			preds[d.to] = append(preds[d.to], dep{from, d.neg})
-		}
-	}
-	seen := map[state]bool{}
-	if g.Output != "" {
-		queue := []state{{g.Output, 0}}
-		seen[queue[0]] = true
+func (g *Graph) Annotate() { g.annotate(g.dependencies()) }
+
+// annotate is Annotate with g's dataflow f.
+func (g *Graph) annotate(f *flow) {
+	// Parities reachable backwards from the output: seen[i][0] for a positive path from
+	// relation i, seen[i][1] for a negative one.
+	seen := make([][2]bool, len(f.names))
+	out, hasOut := f.index[g.Output]
+	hasOut = hasOut && g.Output != ""
+	if hasOut {
+		type state struct{ i, par int }
+		queue := []state{{out, 0}}
+		seen[out][0] = true
 		for len(queue) > 0 {
 			s := queue[0]
 			queue = queue[1:]
-			for _, p := range preds[s.n] {
-				t := state{p.to, s.par ^ p.neg}
-				if !seen[t] {
-					seen[t] = true
+			for _, p := range f.pred[s.i] {
+				t := state{p.i, s.par ^ p.neg}
+				if !seen[t.i][t.par] {
+					seen[t.i][t.par] = true
 					queue = append(queue, t)
 				}
 			}
 		}
 	}
-	// Longest path in negated edges: relax until no change; stratified graphs have only
-	// zero-weight cycles, so |nodes|+1 rounds suffice.
-	stratum := map[string]int{}
-	if g.Output != "" {
-		stratum[g.Output] = 0
+	// Longest path in negated edges (-1: no path yet): relax until no change; stratified graphs
+	// have only zero-weight cycles, so |nodes|+1 rounds suffice.
+	stratum := make([]int, len(f.names))
+	for i := range stratum {
+		stratum[i] = -1
+	}
+	if hasOut {
+		stratum[out] = 0
 	}
 	for range len(g.Nodes) + 1 {
 		changed := false
-		for from, ds := range deps {
+		for from, ds := range f.succ {
 			for _, d := range ds {
-				s, ok := stratum[d.to]
-				if !ok {
-					continue
-				}
-				if old, ok := stratum[from]; !ok || s+d.neg > old {
+				if s := stratum[d.i]; s >= 0 && s+d.neg > stratum[from] {
 					stratum[from] = s + d.neg
 					changed = true
 				}
@@ -343,7 +377,8 @@ func (g *Graph) Annotate() {
 		}
 	}
 	for _, n := range g.Nodes {
-		pos, neg := seen[state{n.Name, 0}], seen[state{n.Name, 1}]
+		i := f.index[n.Name]
+		pos, neg := seen[i][0], seen[i][1]
 		switch {
 		case pos && neg:
 			n.Ancestry = Mixed
@@ -354,43 +389,99 @@ func (g *Graph) Annotate() {
 		default:
 			n.Ancestry = None
 		}
-		n.Stratum = stratum[n.Name]
+		n.Stratum = max(stratum[i], 0)
 	}
 }
 
 // Descendants returns the nodes reachable from v along dataflow edges (v excluded unless it is
 // on a cycle).
 func (g *Graph) Descendants(v string) map[string]bool {
-	return reach(g.dependencies(), v)
+	f := g.dependencies()
+	return f.reach(f.succ, v)
 }
 
 // Ancestors returns the nodes from which v is reachable along dataflow edges (v excluded unless
 // it is on a cycle).
 func (g *Graph) Ancestors(v string) map[string]bool {
-	rev := map[string][]dep{}
-	for from, ds := range g.dependencies() {
-		for _, d := range ds {
-			rev[d.to] = append(rev[d.to], dep{from, d.neg})
-		}
-	}
-	return reach(rev, v)
+	f := g.dependencies()
+	return f.reach(f.pred, v)
 }
 
-// reach returns the nodes reachable from v in one or more steps.
-func reach(succ map[string][]dep, v string) map[string]bool {
+// reach returns the relations reachable from v in one or more steps along adj (f.succ or
+// f.pred).
+func (f *flow) reach(adj [][]dep, v string) map[string]bool {
 	out := map[string]bool{}
-	stack := []string{v}
+	start, ok := f.index[v]
+	if !ok {
+		return out
+	}
+	seen := make([]bool, len(f.names))
+	stack := []int{start}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, d := range succ[n] {
-			if !out[d.to] {
-				out[d.to] = true
-				stack = append(stack, d.to)
+		for _, d := range adj[n] {
+			if !seen[d.i] {
+				seen[d.i] = true
+				out[f.names[d.i]] = true
+				stack = append(stack, d.i)
 			}
 		}
 	}
 	return out
+}
+
+// stratified reports whether no cycle of the dataflow goes through a negated atom: no negated
+// dependency joins two relations of one strongly connected component (Tarjan's algorithm).
+func (f *flow) stratified() bool {
+	n := len(f.names)
+	index, low, comp := make([]int, n), make([]int, n), make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	counter, comps := 0, 0
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = counter, counter
+		counter++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, d := range f.succ[v] {
+			if index[d.i] < 0 {
+				visit(d.i)
+				low[v] = min(low[v], low[d.i])
+			} else if onStack[d.i] {
+				low[v] = min(low[v], index[d.i])
+			}
+		}
+		if low[v] == index[v] {
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp[w] = comps
+				if w == v {
+					break
+				}
+			}
+			comps++
+		}
+	}
+	for v := range n {
+		if index[v] < 0 {
+			visit(v)
+		}
+	}
+	for from, ds := range f.succ {
+		for _, d := range ds {
+			if d.neg == 1 && comp[from] == comp[d.i] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Program emits the program of g: the seed's relations, facts and rules unchanged (no seed

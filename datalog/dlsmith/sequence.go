@@ -111,12 +111,15 @@ func try(g *Graph, k *kind, s *Step, maxBody int) (*Graph, bool) {
 	for _, e := range s.Add {
 		touched[e.To] = true
 	}
-	changed := len(h.Nodes) != len(g.Nodes) || !sameDeps(s.Del, s.Add)
-	if !valid(h, touched, changed && len(s.Add) > 0) {
+	if !valid(h, touched, false) {
 		return nil, false
 	}
-	if changed {
-		h.Annotate()
+	if len(h.Nodes) != len(g.Nodes) || !sameDeps(s.Del, s.Add) {
+		f := h.dependencies()
+		if len(s.Add) > 0 && !f.stratified() {
+			return nil, false
+		}
+		h.annotate(f)
 	}
 	return h, true
 }
@@ -360,53 +363,5 @@ func valid(g *Graph, touched map[string]bool, strata bool) bool {
 }
 
 // stratifiedGraph reports whether no cycle of g's dataflow, seed rules included, goes through a
-// negated atom: no negated dependency joins two nodes of one strongly connected component.
-func stratifiedGraph(g *Graph) bool {
-	deps := g.dependencies()
-	index := map[string]int{}
-	comp := map[string]int{}
-	low := map[string]int{}
-	onStack := map[string]bool{}
-	var stack []string
-	counter, comps := 0, 0
-	var visit func(v string)
-	visit = func(v string) {
-		index[v], low[v] = counter, counter
-		counter++
-		stack = append(stack, v)
-		onStack[v] = true
-		for _, d := range deps[v] {
-			if _, seen := index[d.to]; !seen {
-				visit(d.to)
-				low[v] = min(low[v], low[d.to])
-			} else if onStack[d.to] {
-				low[v] = min(low[v], index[d.to])
-			}
-		}
-		if low[v] == index[v] {
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				comp[w] = comps
-				if w == v {
-					break
-				}
-			}
-			comps++
-		}
-	}
-	for _, n := range g.Nodes {
-		if _, seen := index[n.Name]; !seen {
-			visit(n.Name)
-		}
-	}
-	for from, ds := range deps {
-		for _, d := range ds {
-			if d.neg == 1 && comp[from] == comp[d.to] {
-				return false
-			}
-		}
-	}
-	return true
-}
+// negated atom.
+func stratifiedGraph(g *Graph) bool { return g.dependencies().stratified() }
