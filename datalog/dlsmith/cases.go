@@ -1,7 +1,6 @@
 package dlsmith
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -116,7 +115,7 @@ func (g *Generator) original(seed uint64) (*Graph, *datalog.Program, error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("dlsmith: seed %d: generated program: %w", seed, err)
 		}
-		m, err := datalog.EvalContext(context.Background(), p, nonEmptyLimit)
+		m, err := evalFor(gr, p, gr.Output, nonEmptyLimit)
 		if (err == nil && len(m.Output()) > 0) || k == nonEmptyTries {
 			return gr, p, nil
 		}

@@ -1,7 +1,6 @@
 package dlsmith
 
 import (
-	"context"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -440,7 +439,7 @@ func inline(g *Graph, s *Step) bool {
 	if err != nil {
 		return false
 	}
-	m, err := datalog.EvalContext(context.Background(), p, evalLimit)
+	m, err := evalFor(g, p, s.Node, evalLimit)
 	if err != nil {
 		return false
 	}
