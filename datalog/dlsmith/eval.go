@@ -29,11 +29,13 @@ func evalFor(g *Graph, p *datalog.Program, rel string, limit int) (*datalog.Mode
 	return datalog.EvalContext(context.Background(), sub, limit)
 }
 
-// withinLimit reports whether p can derive at most limit tuples whatever its rules: a rule makes
-// no new constant, so a relation holds at most the product, over its columns, of the number of
-// distinct constants of the column's type in p.
+// withinLimit reports whether p can derive at most limit tuples whatever its rules: a relation
+// without rules holds at most its facts and, a rule making no new constant, a relation with rules
+// holds at most the product, over its columns, of the number of distinct constants of the
+// column's type in p.
 func withinLimit(p *datalog.Program, limit int) bool {
 	nums, syms := map[int64]bool{}, map[string]bool{}
+	facts, derived := map[string]int{}, map[string]bool{}
 	add := func(ts ...datalog.Term) {
 		for _, t := range ts {
 			switch t.Kind {
@@ -45,6 +47,11 @@ func withinLimit(p *datalog.Program, limit int) bool {
 		}
 	}
 	for _, r := range p.Rules {
+		if r.IsFact() {
+			facts[r.Head.Rel]++
+		} else {
+			derived[r.Head.Rel] = true
+		}
 		add(r.Head.Args...)
 		for _, a := range r.Body {
 			add(a.Args...)
@@ -55,13 +62,16 @@ func withinLimit(p *datalog.Program, limit int) bool {
 	}
 	total := 0
 	for _, r := range p.Relations {
-		n := 1
-		for _, a := range r.Attrs {
-			d := len(nums)
-			if a.Type == datalog.Symbol {
-				d = len(syms)
+		n := facts[r.Name]
+		if derived[r.Name] {
+			n = 1
+			for _, a := range r.Attrs {
+				d := len(nums)
+				if a.Type == datalog.Symbol {
+					d = len(syms)
+				}
+				n = min(n*d, limit+1) // n <= limit+1 and d is at most the terms of p: no overflow
 			}
-			n = min(n*d, limit+1) // n <= limit+1, d < len(p.Rules)*arity: no overflow
 		}
 		if total += n; total > limit {
 			return false

@@ -59,3 +59,35 @@ func TestEvalFor(t *testing.T) {
 		t.Errorf("evaluations cut short %d, errors %d: want both", cut, errs)
 	}
 }
+
+// TestWithinLimit checks the bound on the tuples of a program: facts for a relation without
+// rules, the product of its columns' constants for one with rules.
+func TestWithinLimit(t *testing.T) {
+	const facts = ".decl a(x: number)\n.decl s(x: symbol)\na(1).\na(2).\na(3).\ns(\"p\").\n"
+	for _, c := range []struct {
+		name, src string
+		limit     int
+		want      bool
+	}{
+		{"facts at the limit", facts, 4, true},
+		{"facts beyond the limit", facts, 3, false},
+		// b holds at most 3 numbers x 1 symbol, c at most 3 x 3: 4 + 3 + 9 tuples.
+		{"rules at the limit", facts + ".decl b(x: number, y: symbol)\n.decl c(x: number, y: number)\n" +
+			"b(x, y) :- a(x), s(y).\nc(x, y) :- a(x), a(y).\n", 16, true},
+		{"rules beyond the limit", facts + ".decl b(x: number, y: symbol)\n.decl c(x: number, y: number)\n" +
+			"b(x, y) :- a(x), s(y).\nc(x, y) :- a(x), a(y).\n", 15, false},
+		// A constant of a rule counts: c can hold 4 x 4.
+		{"rule constants", facts + ".decl c(x: number, y: number)\nc(x, 7) :- a(x).\n", 20, true},
+		{"rule constants beyond", facts + ".decl c(x: number, y: number)\nc(x, 7) :- a(x).\n", 19, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := datalog.Parse("t.dl", c.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := withinLimit(p, c.limit); got != c.want {
+				t.Errorf("withinLimit(%d) = %v, want %v", c.limit, got, c.want)
+			}
+		})
+	}
+}
