@@ -1,7 +1,6 @@
 package datalog_test
 
 import (
-	"os/exec"
 	"testing"
 	"time"
 
@@ -14,12 +13,7 @@ import (
 // needClingo skips t, or fails it in CI, unless python3 can import clingo.
 func needClingo(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(rowserver.Python(""), "-c", "import clingo").Run(); err != nil {
-		if testenv.InCI() {
-			t.Fatalf("the Python module clingo is missing in CI (%v): the test script (scripts/test.sh) should have run python_env", err)
-		}
-		t.Skipf("the Python module clingo is missing (%v); run source scripts/python.sh && python_env", err)
-	}
+	testenv.NeedPythonModule(t, rowserver.Python(""), "clingo")
 }
 
 func newClingo(tb testing.TB, timeout time.Duration) *datalog.Engine {

@@ -26,13 +26,7 @@ func dlEngineArg(t *testing.T, name string) string {
 	case "swipl":
 		testenv.NeedEngine(t, "swipl")
 	case "clingo", "cozo":
-		module := map[string]string{"clingo": "clingo", "cozo": "cozo_embedded"}[name]
-		if err := exec.Command(rowserver.Python(""), "-c", "import "+module).Run(); err != nil {
-			if testenv.InCI() {
-				t.Fatalf("%s is missing in CI: scripts/test.sh should have made the project's .venv (python_env)", name)
-			}
-			t.Skipf("%s is not installed; run source scripts/python.sh && python_env", name)
-		}
+		testenv.NeedPythonModule(t, rowserver.Python(""), map[string]string{"clingo": "clingo", "cozo": "cozo_embedded"}[name])
 	case "ascent":
 		if _, err := ascent.FindCargo(""); err != nil {
 			if testenv.InCI() {

@@ -82,3 +82,15 @@ func Exclusive(t testing.TB) {
 		t.Skipf("crashes a shared server: runs alone, in the last step of scripts/test.sh (set %s=1 to run it)", EnvExclusive)
 	}
 }
+
+// NeedPythonModule skips t, or fails it in CI, unless the interpreter python can import module:
+// the project's Python engines come from scripts/python.sh, which the test script runs.
+func NeedPythonModule(t testing.TB, python, module string) {
+	t.Helper()
+	if err := exec.Command(python, "-c", "import "+module).Run(); err != nil {
+		if InCI() {
+			t.Fatalf("the Python module %s is missing for %s in CI (%v): scripts/test.sh should have made the project's .venv (python_env)", module, python, err)
+		}
+		t.Skipf("the Python module %s is missing for %s (%v); run source scripts/python.sh && python_env", module, python, err)
+	}
+}

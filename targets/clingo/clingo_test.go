@@ -20,12 +20,7 @@ import (
 // needClingo skips t, or fails it in CI, unless the target's python3 can import clingo.
 func needClingo(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(rowserver.Python(""), "-c", "import clingo").Run(); err != nil {
-		if testenv.InCI() {
-			t.Fatalf("the Python module clingo is missing in CI (%v): the test script (scripts/test.sh) should have installed it", err)
-		}
-		t.Skipf("the Python module clingo is missing (%v); install it with %s", err, fix)
-	}
+	testenv.NeedPythonModule(t, rowserver.Python(""), "clingo")
 }
 
 func newTarget(t testing.TB, timeout time.Duration) *Target {

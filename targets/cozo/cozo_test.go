@@ -21,12 +21,7 @@ import (
 // needCozo skips t, or fails it in CI, unless the target's python3 can import cozo_embedded.
 func needCozo(t testing.TB) {
 	t.Helper()
-	if err := exec.Command(rowserver.Python(""), "-c", "import cozo_embedded").Run(); err != nil {
-		if testenv.InCI() {
-			t.Fatalf("the Python module cozo_embedded is missing in CI (%v): the test script (scripts/test.sh) should have run python_env", err)
-		}
-		t.Skipf("the Python module cozo_embedded is missing (%v); install it with %s", err, Fix)
-	}
+	testenv.NeedPythonModule(t, rowserver.Python(""), "cozo_embedded")
 }
 
 func newTarget(t testing.TB, timeout time.Duration) *Target {
