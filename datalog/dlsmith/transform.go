@@ -427,9 +427,9 @@ const evalLimit = 100000
 // maxInline bounds the facts EQU-FactInline puts in place of a node's rules.
 const maxInline = 100
 
-// inline is EQU-FactInline's rewrite: it evaluates g's program on the reference engine and
-// replaces every rule of s.Node by the node's tuples, recording the edges deleted and the facts
-// in s.
+// inline is EQU-FactInline's rewrite: it evaluates g's program on the reference engine (as far
+// as s.Node needs, see evalFor) and replaces every rule of s.Node by the node's tuples,
+// recording the edges deleted and the facts in s.
 func inline(g *Graph, s *Step) bool {
 	v := g.Node(s.Node)
 	if v == nil || v.Seed || len(v.Heads) == 0 || s.Node == g.Output {
