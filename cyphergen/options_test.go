@@ -84,5 +84,5 @@ func TestParseOptionsErrors(t *testing.T) {
 // TestStoredOptions checks that the generator options of the recorded graph findings read back
 // to the same text.
 func TestStoredOptions(t *testing.T) {
-	genoptstest.Recorded(t, "../testdata/graph-findings", ParseOptions, nil)
+	genoptstest.Recorded(t, "../testdata/graph-findings", "", ParseOptions, nil)
 }

@@ -289,7 +289,7 @@ func BenchmarkGenerate(b *testing.B) {
 // TestStoredOptions checks that the generator options of the recorded Datalog findings read back
 // to the same text and regenerate the stored case from its seed.
 func TestStoredOptions(t *testing.T) {
-	genoptstest.Recorded(t, "../testdata/datalog-findings", ParseOptions, func(t *testing.T, o Options, stored *fuzz.Case) {
+	genoptstest.Recorded(t, "../testdata/datalog-findings", "queryfuzz", ParseOptions, func(t *testing.T, o Options, stored *fuzz.Case) {
 		g, err := NewGenerator(o)
 		if err != nil {
 			t.Fatal(err)

@@ -205,7 +205,12 @@ func (e *Error) Error() string {
 
 // Check reports whether p is a valid program: its text parses back (declared relations, arities,
 // types, safe rules) and it is stratified.
-func (p *Program) Check() error { return programValid(p) }
+func (p *Program) Check() error {
+	if p.Valid() {
+		return nil
+	}
+	return programValid(p)
+}
 
 // Clone returns a deep copy of p.
 func (p *Program) Clone() *Program { return cloneProgram(p) }

@@ -127,7 +127,7 @@ func TestParseOptions(t *testing.T) {
 // (Regenerating a stored case from its seed is cmd/polyfuzz's replay check: the generator has
 // grown since most of these findings were recorded.)
 func TestStoredOptions(t *testing.T) {
-	genoptstest.Recorded(t, "../testdata/sql-findings", ParseOptions, func(t *testing.T, o Options, stored *fuzz.Case) {
+	genoptstest.Recorded(t, "../testdata/sql-findings", "", ParseOptions, func(t *testing.T, o Options, stored *fuzz.Case) {
 		c, err := mustNew(t, o).Generate(stored.Seed)
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package dlsmith
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/polyfuzz/polyfuzz/datalog"
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/genopts/genoptstest"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
@@ -214,4 +216,24 @@ func BenchmarkGeneratorCase(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cases/s")
+}
+
+// TestStoredOptions checks that the options of the recorded DLSmith findings read back to the same
+// text and regenerate the stored case from its seed.
+func TestStoredOptions(t *testing.T) {
+	genoptstest.Recorded(t, "../../testdata/datalog-findings", "dlsmith", ParseOptions, func(t *testing.T, o Options, stored *fuzz.Case) {
+		g, err := NewGenerator(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := g.Generate(stored.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(c)
+		b, _ := json.Marshal(stored)
+		if string(a) != string(b) {
+			t.Errorf("seed %d regenerates another case:\n%s\nstored:\n%s", stored.Seed, a, b)
+		}
+	})
 }

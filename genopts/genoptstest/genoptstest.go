@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -15,7 +16,9 @@ import (
 // Recorded runs a subtest for each finding under dir (a testdata/*-findings folder): it reads
 // the finding's case.json, parses the case's generator options with parse, checks that they
 // print back as stored, and then calls check, when not nil, with the options and the stored case.
-func Recorded[O fmt.Stringer](t *testing.T, dir string, parse func(string) (O, error), check func(t *testing.T, o O, stored *fuzz.Case)) {
+// With a name, only the findings whose options are that generator's ("name{...}") are checked; a
+// domain with several generators checks each one's findings in its own package.
+func Recorded[O fmt.Stringer](t *testing.T, dir, name string, parse func(string) (O, error), check func(t *testing.T, o O, stored *fuzz.Case)) {
 	t.Helper()
 	dirs, _ := filepath.Glob(filepath.Join(dir, "*", "case.json"))
 	if len(dirs) == 0 {
@@ -30,6 +33,9 @@ func Recorded[O fmt.Stringer](t *testing.T, dir string, parse func(string) (O, e
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if name != "" && !strings.HasPrefix(stored.Gen, name+"{") {
+				t.Skipf("options %.40q... are another generator's", stored.Gen)
 			}
 			o, err := parse(stored.Gen)
 			if err != nil {
