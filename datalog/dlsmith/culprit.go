@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/datalog"
@@ -181,7 +182,15 @@ func (c *Culprits) relevance(witnesses []datalog.Tuple, step []int) map[string]i
 		if err != nil {
 			continue
 		}
+		// A witness the reference does not derive is explained by its blockers: the tuples under
+		// the negated atoms of its rules' instances whose positive atoms hold.
+		explain := slices.Clone(witnesses)
 		for _, t := range witnesses {
+			if !m.Contains(t) {
+				explain = append(explain, blockers(p, t)...)
+			}
+		}
+		for _, t := range explain {
 			for _, proof := range m.ExplainAll(t, 4) {
 				walkProof(proof, func(rel string) { note(rel, it.s) })
 				for _, r := range proof.Rules() {
@@ -199,6 +208,122 @@ func (c *Culprits) relevance(witnesses []datalog.Tuple, step []int) map[string]i
 		}
 	}
 	return score
+}
+
+// blockers returns the tuples that keep t out of p's model through one rule instance: for each
+// rule of t's relation whose head matches t and each of its negated atoms, the tuples of that
+// atom's relation that hold together with the rule's positive atoms and comparisons. It asks the
+// reference engine once, with one rule per negated atom added to p.
+func blockers(p *datalog.Program, t datalog.Tuple) []datalog.Tuple {
+	q := p.Clone()
+	var made []string // the added relations, each standing for a negated atom's relation
+	var of []string
+	for _, r := range p.Rules {
+		if r.Head.Rel != t.Rel || len(r.Head.Args) != len(t.Args) {
+			continue
+		}
+		sub, ok := unify(r.Head.Args, t.Args)
+		if !ok {
+			continue
+		}
+		for _, n := range r.Body {
+			if !n.Negated {
+				continue
+			}
+			rel := p.Relation(n.Rel)
+			name := freshRelName(q, "whynot")
+			q.Relations = append(q.Relations, datalog.Relation{Name: name, Attrs: slices.Clone(rel.Attrs)})
+			w := datalog.Rule{Head: datalog.Atom{Rel: name}, Constraints: substConstraints(r.Constraints, sub)}
+			fresh := 0
+			for _, a := range n.Args {
+				a = subst(a, sub)
+				if a.Kind == datalog.Anon {
+					a = datalog.V("Whynot" + strconv.Itoa(fresh))
+					fresh++
+				}
+				w.Head.Args = append(w.Head.Args, a)
+			}
+			for _, b := range r.Body {
+				if !b.Negated {
+					w.Body = append(w.Body, datalog.Atom{Rel: b.Rel, Args: substAll(b.Args, sub)})
+				}
+			}
+			w.Body = append(w.Body, datalog.Atom{Rel: n.Rel, Args: w.Head.Args})
+			q.Rules = append(q.Rules, w)
+			made, of = append(made, name), append(of, n.Rel)
+		}
+	}
+	if len(made) == 0 || q.Check() != nil {
+		return nil
+	}
+	m, err := datalog.EvalContext(context.Background(), q, 100000)
+	if err != nil {
+		return nil
+	}
+	var out []datalog.Tuple
+	for i, name := range made {
+		for _, tu := range m.Tuples(name) {
+			out = append(out, datalog.Tuple{Rel: of[i], Args: tu.Args})
+		}
+	}
+	return out
+}
+
+// unify binds the variables of head to the constants of t; false when a constant or a repeated
+// variable disagrees.
+func unify(head, t []datalog.Term) (map[string]datalog.Term, bool) {
+	sub := map[string]datalog.Term{}
+	for i, a := range head {
+		switch a.Kind {
+		case datalog.Var:
+			if b, ok := sub[a.Name]; ok && !termsEqual([]datalog.Term{b}, []datalog.Term{t[i]}) {
+				return nil, false
+			}
+			sub[a.Name] = t[i]
+		default:
+			if !termsEqual([]datalog.Term{a}, []datalog.Term{t[i]}) {
+				return nil, false
+			}
+		}
+	}
+	return sub, true
+}
+
+// subst replaces a bound variable by its constant.
+func subst(a datalog.Term, sub map[string]datalog.Term) datalog.Term {
+	if a.Kind == datalog.Var {
+		if c, ok := sub[a.Name]; ok {
+			return c
+		}
+	}
+	return a
+}
+
+// substAll substitutes every term of ts.
+func substAll(ts []datalog.Term, sub map[string]datalog.Term) []datalog.Term {
+	out := make([]datalog.Term, len(ts))
+	for i, a := range ts {
+		out[i] = subst(a, sub)
+	}
+	return out
+}
+
+// substConstraints substitutes the operands of cs.
+func substConstraints(cs []datalog.Constraint, sub map[string]datalog.Term) []datalog.Constraint {
+	out := slices.Clone(cs)
+	for i := range out {
+		out[i].Left, out[i].Right = subst(out[i].Left, sub), subst(out[i].Right, sub)
+	}
+	return out
+}
+
+// freshRelName returns prefix followed by the smallest number that names no relation of p.
+func freshRelName(p *datalog.Program, prefix string) string {
+	for i := 0; ; i++ {
+		if n := prefix + strconv.Itoa(i); p.Relation(n) == nil {
+			return n
+		}
+	}
 }
 
 // changes returns the sequence's update as clauses: each clause (rule or fact, printed) of the
