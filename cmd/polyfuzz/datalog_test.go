@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/datalog"
+	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/ascent"
 	"github.com/polyfuzz/polyfuzz/targets/rowserver"
@@ -217,4 +219,50 @@ func TestDatalogGuidance(t *testing.T) {
 		t.Errorf("guidance noted %d empty and %d non-empty answers of 200 programs, or found something:\n%s", empty, n, stdout)
 	}
 	t.Logf("the reference derives tuples from %d of 200 programs", n)
+}
+
+// TestDatalogStyles puts the two Datalog styles head to head on the reference engine with a fault
+// planted in a lower stratum: the comparison has one row per style, DLSmith finds the planted
+// fault (its findings marked planted, and they replay), and bad --style, --gen and --fault values
+// are one-line usage errors.
+func TestDatalogStyles(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := polyfuzz(t, "compare", "--domain", "datalog", "--style", "queryfuzz,dlsmith", "--oracle", "metamorphic",
+		"--engine", "ref", "--ref=false", "--fault", datalog.PlantRules+":1", "--tests", "300", "--repeat", "1", "--seed", "1", "--out", out)
+	if code != 0 {
+		t.Fatalf("compare exited %d:\n%s\n%s", code, stdout, stderr)
+	}
+	rows := regexp.MustCompile(`(?m)^\| (queryfuzz|dlsmith) \| 1 \|.*\| (\d+) \| [^|]+\|$`).FindAllStringSubmatch(stdout, -1)
+	if len(rows) != 2 || rows[1][1] != "dlsmith" || rows[1][2] == "0" {
+		t.Fatalf("want a queryfuzz and a dlsmith row, dlsmith with findings:\n%s", stdout)
+	}
+	dir := filepath.Join(out, "dlsmith", "1")
+	recs := records(t, dir)
+	if len(recs) == 0 {
+		t.Fatalf("no findings stored in %s", dir)
+	}
+	for title, rec := range recs {
+		if rec.Fault != datalog.PlantRules+":1" || rec.Kind != fuzz.KindWrongResult {
+			t.Errorf("finding %q (kind %s) is not a planted wrong result", title, rec.Kind)
+		}
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "findings", "*"))
+	if code, stdout, stderr := polyfuzz(t, "replay", paths[0]); code != domain.ExitOK || !strings.Contains(stdout+stderr, "reproduces") {
+		t.Errorf("replay of %s exited %d:\n%s\n%s", paths[0], code, stdout, stderr)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--style", "nope"}, `unknown --style "nope"; datalog has queryfuzz, dlsmith`},
+		{[]string{"--style", "queryfuzz,dlsmith"}, "--style takes one style here"},
+		{[]string{"--style", "dlsmith", "--gen", "queryfuzz{steps=1..2}"}, "--gen gives queryfuzz options but --style is dlsmith"},
+		{[]string{"--fault", datalog.PlantMixed + ":x"}, "give the negation depth"},
+	} {
+		code, _, stderr := polyfuzz(t, append([]string{"datalog", "--tests", "1", "--out", t.TempDir()}, tc.args...)...)
+		if code != domain.ExitUsage || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line with %q", tc.args, code, stderr, tc.want)
+		}
+	}
 }
