@@ -104,8 +104,12 @@ func TestSequenceRelationHolds(t *testing.T) {
 			for _, s := range ss {
 				lines = append(lines, s.String())
 			}
-			t.Fatalf("sequence %d (seed %d): %s does not hold\noriginal:\n%s\ntransformed:\n%s\nsteps:\n%s\noutputs %v / %v",
-				i, seed, expect, pa, pb, strings.Join(lines, "\n"), oa, ob)
+			blame := "no semantic rollback"
+			if sem, err := (&Culprits{Orig: g, Steps: ss}).Semantic(expect); err == nil {
+				blame = sem.String()
+			}
+			t.Fatalf("sequence %d (seed %d): %s does not hold\noriginal:\n%s\ntransformed:\n%s\nsteps:\n%s\noutputs %v / %v\n%s",
+				i, seed, expect, pa, pb, strings.Join(lines, "\n"), oa, ob, blame)
 		}
 	}
 	t.Logf("%d sequences in %v (%v evaluating), %d steps applied, %d over the tuple limit; equal %d, subset %d, superset %d; "+
