@@ -50,3 +50,18 @@ func Recorded[O fmt.Stringer](t *testing.T, dir, name string, parse func(string)
 		})
 	}
 }
+
+// Regenerates checks that g, made from the stored case's options, generates the stored case again
+// from its seed, byte for byte as JSON.
+func Regenerates(t *testing.T, g fuzz.Generator, stored *fuzz.Case) {
+	t.Helper()
+	c, err := g.Generate(stored.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(c)
+	b, _ := json.Marshal(stored)
+	if string(a) != string(b) {
+		t.Errorf("seed %d regenerates another case:\n%s\nstored:\n%s", stored.Seed, a, b)
+	}
+}

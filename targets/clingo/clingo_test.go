@@ -79,20 +79,6 @@ path(X,Z) :- path(X,Y), edge(Y,Z).
 	}
 }
 
-func TestPython(t *testing.T) {
-	tests := []struct{ opt, env, want string }{
-		{"", "", "python3"},
-		{"", "/venv/bin/python3", "/venv/bin/python3"},
-		{"/usr/bin/python3", "/venv/bin/python3", "/usr/bin/python3"},
-	}
-	for _, tt := range tests {
-		t.Setenv(EnvPython, tt.env)
-		if got := rowserver.Python(tt.opt); got != tt.want {
-			t.Errorf("Python %q with %s=%q: %q, want %q", tt.opt, EnvPython, tt.env, got, tt.want)
-		}
-	}
-}
-
 func TestMissing(t *testing.T) {
 	_, err := New(Options{Python: "/nonexistent/python3"})
 	if err == nil || !strings.Contains(err.Error(), fix) {

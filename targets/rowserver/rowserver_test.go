@@ -236,3 +236,19 @@ func TestUnescape(t *testing.T) {
 		}
 	}
 }
+
+// TestPython checks the interpreter a Python row server runs on: the explicit one, else
+// $POLYFUZZ_PYTHON, else python3.
+func TestPython(t *testing.T) {
+	tests := []struct{ opt, env, want string }{
+		{"", "", "python3"},
+		{"", "/venv/bin/python3", "/venv/bin/python3"},
+		{"/usr/bin/python3", "/venv/bin/python3", "/usr/bin/python3"},
+	}
+	for _, tt := range tests {
+		t.Setenv(EnvPython, tt.env)
+		if got := Python(tt.opt); got != tt.want {
+			t.Errorf("Python %q with %s=%q: %q, want %q", tt.opt, EnvPython, tt.env, got, tt.want)
+		}
+	}
+}
