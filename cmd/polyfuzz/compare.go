@@ -111,10 +111,9 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	first := seed.Get()
 	fmt.Fprintf(stderr, "polyfuzz compare: %s, styles %s, seeds %d to %d\n", d.Name, strings.Join(labels, ","), first, first+uint64(*repeat)-1)
 	var runs []compareRun
-	styles := ef.styles
 	for _, v := range vs {
 		for rep := range *repeat {
-			ef.styles = styles[:0:0]
+			ef.styles = nil // the settings of one variant: its style alone
 			if v.style != "" {
 				ef.styles = domain.List{v.style}
 			}
