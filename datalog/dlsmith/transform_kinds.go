@@ -158,21 +158,7 @@ var kinds = []*kind{
 	// EQU-DelRelEdge: an edge into a node without a path to the output deleted; the rule must
 	// stay safe, or go when it was its last edge.
 	{name: "EQU-DelRelEdge", base: datalog.Subset, anc: onlyNone, eligible: hasRules,
-		plan: func(c *planner, v *Node) (Step, bool) {
-			var es []int
-			for _, i := range c.g.Incoming(v.Name) {
-				e := c.g.Edges[i]
-				if len(c.g.RuleEdges(v.Name, e.Rule)) == 1 || safeWithout(c.g, v.Name, e.Rule, i) {
-					es = append(es, i)
-				}
-			}
-			if len(es) == 0 {
-				return Step{}, false
-			}
-			e := c.g.Edges[pick(c.r, es)]
-			e.Args = slices.Clone(e.Args)
-			return Step{Node: v.Name, Rule: e.Rule, Del: []Edge{e}}, true
-		},
+		plan: delOneEdge(true),
 		apply: func(g *Graph, s *Step) bool {
 			if len(s.Del) != 1 || s.Del[0].To != s.Node {
 				return false
@@ -208,20 +194,7 @@ var kinds = []*kind{
 	// EXP-DelRelEdge: one edge of a rule of a node of positive ancestry deleted, when the rule
 	// keeps a positive atom and stays safe: one conjunct fewer.
 	{name: "EXP-DelRelEdge", base: datalog.Subset, anc: onlyPositive, eligible: hasRules,
-		plan: func(c *planner, v *Node) (Step, bool) {
-			var es []int
-			for _, i := range c.g.Incoming(v.Name) {
-				if safeWithout(c.g, v.Name, c.g.Edges[i].Rule, i) {
-					es = append(es, i)
-				}
-			}
-			if len(es) == 0 {
-				return Step{}, false
-			}
-			e := c.g.Edges[pick(c.r, es)]
-			e.Args = slices.Clone(e.Args)
-			return Step{Node: v.Name, Rule: e.Rule, Del: []Edge{e}}, true
-		},
+		plan: delOneEdge(false),
 		apply: func(g *Graph, s *Step) bool {
 			if len(s.Del) != 1 || s.Del[0].To != s.Node || g.Node(s.Node) == nil {
 				return false
@@ -441,4 +414,24 @@ func delNode(g *Graph, s *Step) bool {
 	}
 	g.DelRelNode(s.Node)
 	return true
+}
+
+// delOneEdge plans the deletion of one incoming edge of v whose rule stays safe without it or,
+// with wholeRule, that is its rule's only edge (the rule goes).
+func delOneEdge(wholeRule bool) func(c *planner, v *Node) (Step, bool) {
+	return func(c *planner, v *Node) (Step, bool) {
+		var es []int
+		for _, i := range c.g.Incoming(v.Name) {
+			k := c.g.Edges[i].Rule
+			if wholeRule && len(c.g.RuleEdges(v.Name, k)) == 1 || safeWithout(c.g, v.Name, k, i) {
+				es = append(es, i)
+			}
+		}
+		if len(es) == 0 {
+			return Step{}, false
+		}
+		e := c.g.Edges[pick(c.r, es)]
+		e.Args = slices.Clone(e.Args)
+		return Step{Node: v.Name, Rule: e.Rule, Del: []Edge{e}}, true
+	}
 }
