@@ -1,13 +1,10 @@
 package datalog_test
 
 import (
-	"context"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/datalog"
-	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/ascent"
 )
@@ -93,39 +90,7 @@ func TestAscentDifferential(t *testing.T) {
 // with a non-empty answer) on Ascent and on the reference engine and compares the answers.
 func TestAscentCases(t *testing.T) {
 	e, tg := newAscent(t, time.Minute)
-	g, err := datalog.NewGenerator(datalog.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	seed := testenv.Seed(t)
-	nonEmpty := 0
-	for i := range uint64(20) {
-		c, err := g.Generate(fuzz.Mix(seed + i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range c.Queries {
-			p, err := datalog.Parse(q.Role, q.Text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := datalog.Eval(p)
-			if err != nil {
-				t.Fatalf("case %d %s: reference: %v", i, q.Role, err)
-			}
-			res, err := e.Exec(context.Background(), q.Text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := m.Output()
-			if res.Status != fuzz.StatusOK || !slices.EqualFunc(res.Rows, want, slices.Equal) {
-				t.Errorf("case %d %s: Ascent answered %+v, the reference %q\n%s", i, q.Role, res, want, q.Text)
-			}
-			if len(want) > 0 {
-				nonEmpty++
-			}
-		}
-	}
+	_, nonEmpty := checkCases(t, e, 20)
 	t.Logf("%d programs, %d with a non-empty answer", tg.Programs, nonEmpty)
 	logAscentTimes(t, tg)
 }

@@ -1,14 +1,11 @@
 package datalog_test
 
 import (
-	"context"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/datalog"
-	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/cozo"
 )
@@ -57,41 +54,7 @@ func TestCozoDifferential(t *testing.T) {
 // transformation, with the default options) on cozo and on the reference engine and compares
 // the answers.
 func TestCozoCases(t *testing.T) {
-	e := newCozo(t, 10*time.Second)
-	g, err := datalog.NewGenerator(datalog.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	seed := testenv.Seed(t)
-	programs, nonEmpty := 0, 0
-	for i := range uint64(150) {
-		c, err := g.Generate(fuzz.Mix(seed + i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range c.Queries {
-			p, err := datalog.Parse(q.Role, q.Text)
-			if err != nil {
-				t.Fatalf("case %d %s: %v", i, q.Role, err)
-			}
-			m, err := datalog.Eval(p)
-			if err != nil {
-				t.Fatalf("case %d %s: reference: %v", i, q.Role, err)
-			}
-			res, err := e.Exec(context.Background(), q.Text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			programs++
-			want := m.Output()
-			if res.Status != fuzz.StatusOK || !slices.EqualFunc(res.Rows, want, slices.Equal) {
-				t.Errorf("case %d %s: cozo answered %+v, the reference %q\n%s", i, q.Role, res, want, q.Text)
-			}
-			if len(want) > 0 {
-				nonEmpty++
-			}
-		}
-	}
+	programs, nonEmpty := checkCases(t, newCozo(t, 10*time.Second), 150)
 	t.Logf("%d programs of 150 cases, %d with a non-empty answer, all translated", programs, nonEmpty)
 }
 

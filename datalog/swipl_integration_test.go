@@ -469,3 +469,44 @@ func benchEngine(b *testing.B, open func(b *testing.B) *datalog.Engine) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "programs/s")
 }
+
+// checkCases runs both programs of n generated queryFuzz cases (default options) on e and on the
+// reference engine, fails on every answer that differs, and returns how many programs ran and how
+// many have a non-empty answer.
+func checkCases(t *testing.T, e *datalog.Engine, n int) (programs, nonEmpty int) {
+	t.Helper()
+	g, err := datalog.NewGenerator(datalog.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := testenv.Seed(t)
+	for i := range uint64(n) {
+		c, err := g.Generate(fuzz.Mix(seed + i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range c.Queries {
+			p, err := datalog.Parse(q.Role, q.Text)
+			if err != nil {
+				t.Fatalf("case %d %s: %v", i, q.Role, err)
+			}
+			m, err := datalog.Eval(p)
+			if err != nil {
+				t.Fatalf("case %d %s: reference: %v", i, q.Role, err)
+			}
+			res, err := e.Exec(context.Background(), q.Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			programs++
+			want := m.Output()
+			if res.Status != fuzz.StatusOK || !slices.EqualFunc(res.Rows, want, slices.Equal) {
+				t.Errorf("case %d %s: %s answered %+v, the reference %q\n%s", i, q.Role, e.Name(), res, want, q.Text)
+			}
+			if len(want) > 0 {
+				nonEmpty++
+			}
+		}
+	}
+	return programs, nonEmpty
+}
