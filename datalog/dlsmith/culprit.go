@@ -104,18 +104,34 @@ const maxSingles = 12
 // the break vanish on the engine: each step of loc alone, then loc whole; nil when removing loc
 // is not enough (the break needs steps outside it as well, or a different combination).
 func (c *Culprits) Rollback(ctx context.Context, loc []int) []int {
-	without := func(drop []int) []int {
-		return slices.DeleteFunc(c.all(), func(i int) bool { return slices.Contains(drop, i) })
-	}
 	for _, i := range loc {
-		if !c.try(ctx, without([]int{i})) && ctx.Err() == nil {
+		if c.vanishes(ctx, []int{i}) {
 			return []int{i}
 		}
 	}
-	if len(loc) > 1 && !c.try(ctx, without(loc)) && ctx.Err() == nil {
+	if len(loc) > 1 && c.vanishes(ctx, loc) {
 		return slices.Clone(loc)
 	}
 	return nil
+}
+
+// vanishes replays the sequence without the steps of drop (a later step that needed one of them
+// is skipped with it) and reports whether the engine then keeps the relation.
+func (c *Culprits) vanishes(ctx context.Context, drop []int) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	keep := slices.DeleteFunc(c.all(), func(i int) bool { return slices.Contains(drop, i) })
+	g, expect, applied := Replay(c.Orig, c.Steps, keep)
+	p, err := g.Program()
+	if err != nil {
+		return false
+	}
+	c.Runs++
+	if c.replayed != nil {
+		c.replayed(applied)
+	}
+	return !c.Breaks(ctx, p, expect)
 }
 
 // rank returns the indexes of the steps relevant to a witness, most relevant first (later steps
