@@ -77,6 +77,7 @@ type counters struct {
 	mu                  sync.Mutex
 	skips               map[string]int64
 	notes               map[string]int64
+	canaries            map[string]int64
 	kinds               map[string]int64
 	newFindings         int
 	seen                map[string]*Record
@@ -173,7 +174,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		defer t.Stop()
 	}
 
-	c := &counters{skips: map[string]int64{}, notes: map[string]int64{}, kinds: map[string]int64{}, seen: map[string]*Record{}, retries: map[string]int{}}
+	c := &counters{skips: map[string]int64{}, notes: map[string]int64{}, canaries: map[string]int64{}, kinds: map[string]int64{}, seen: map[string]*Record{}, retries: map[string]int{}}
 	meta := Meta{Options: cfg.Options, Format: cfg.Format, Replay: cfg.Replay, Fault: cfg.Fault, Polyfuzz: cfg.Polyfuzz}
 	prog := newProgress(&cfg, start)
 	meta.Targets = info.Targets
@@ -262,6 +263,9 @@ func (c *counters) sample(start, now time.Time, prev *Sample) Sample {
 	c.mu.Lock()
 	s.Skips = maps(c.skips)
 	s.Notes = maps(c.notes)
+	if len(c.canaries) > 0 {
+		s.Canaries = maps(c.canaries)
+	}
 	s.Findings = maps(c.kinds)
 	c.mu.Unlock()
 	for _, w := range c.workers {
@@ -280,6 +284,30 @@ func (c *counters) sample(start, now time.Time, prev *Sample) Sample {
 		s.TestsPerSec = float64(s.Tests-prev.Tests) / dt
 	}
 	return s
+}
+
+// countCanaries adds one to counts for each planted bug's canary (fuzz.Result.Canaries) that one
+// of the case's results carries: the case reached the bug (id) or triggered it (id+"!").
+func countCanaries(runs []fuzz.Run, counts map[string]int64) {
+	var seen map[string]bool
+	for _, run := range runs {
+		for _, rs := range [][]*fuzz.Result{run.Setup, run.Results} {
+			for _, r := range rs {
+				if r == nil {
+					continue
+				}
+				for _, c := range r.Canaries {
+					if seen == nil {
+						seen = map[string]bool{}
+					}
+					if !seen[c] {
+						seen[c] = true
+						counts[c]++
+					}
+				}
+			}
+		}
+	}
 }
 
 func maps(m map[string]int64) map[string]int64 {
@@ -332,11 +360,11 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 		w.stats.mu.Unlock()
 	}
 	defer flush()
-	skips, notes := map[string]int64{}, map[string]int64{}
-	// tally moves the worker's skip and note counts to the campaign's, also when the worker
-	// stops in the middle of a setup group.
+	skips, notes, canaries := map[string]int64{}, map[string]int64{}, map[string]int64{}
+	// tally moves the worker's skip, note and canary counts to the campaign's, also when the
+	// worker stops in the middle of a setup group.
 	tally := func() {
-		if len(skips) == 0 && len(notes) == 0 {
+		if len(skips) == 0 && len(notes) == 0 && len(canaries) == 0 {
 			return
 		}
 		w.c.mu.Lock()
@@ -346,13 +374,18 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 		for k, v := range notes {
 			w.c.notes[k] += v
 		}
+		for k, v := range canaries {
+			w.c.canaries[k] += v
+		}
 		w.c.mu.Unlock()
 		clear(skips)
 		clear(notes)
+		clear(canaries)
 	}
 	defer tally()
 	lastPublish := wallStart
 	check := func(cs *fuzz.Case, runs []fuzz.Run) error {
+		countCanaries(runs, canaries)
 		checks := int64(0)
 		for _, o := range cfg.Oracles {
 			v := o.Check(cs, runs)

@@ -22,6 +22,9 @@ type Sample struct {
 	Skips map[string]int64 `json:"skips,omitempty"`
 	// Notes counts the oracles' observations by name (fuzz.Verdict.Notes).
 	Notes map[string]int64 `json:"notes,omitempty"`
+	// Canaries counts the cases that reached each planted bug's feature (by the bug's id) and
+	// that triggered it (id+"!"); see fuzz.Result.Canaries.
+	Canaries map[string]int64 `json:"canaries,omitempty"`
 	// Findings counts unique findings by kind; Hits counts every finding hit, duplicates included.
 	Findings map[string]int64 `json:"findings,omitempty"`
 	Hits     int64            `json:"hits"`

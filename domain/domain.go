@@ -88,6 +88,9 @@ type Engine struct {
 	// Hidden engines are not listed by help or version (a SQL engine that evaluates Datalog is
 	// listed by its own domain).
 	Hidden bool
+	// Versions says which builds NAME@VERSION opens (for help and errors); "" means the engine
+	// takes no version.
+	Versions string
 }
 
 // OracleInfo is one oracle of a domain as the commands see it.
@@ -121,12 +124,55 @@ func (d *Domain) fault(spec string) (*Fault, string, bool) {
 // CheckFault reports whether spec is a fault the domain can plant: one of its own kinds with a
 // good argument, or one of targets/fault's.
 func (d *Domain) CheckFault(spec string) error {
-	if f, arg, ok := d.fault(spec); ok {
-		_, err := f.Wrap(nil, arg)
-		return err
-	}
-	_, err := fault.Parse(spec)
+	_, err := d.plantFault(nil, spec)
 	return err
+}
+
+// canaried is a domain's own planted target that records a canary (fault.Mark) once named.
+type canaried interface{ SetCanary(id string) }
+
+// plantFault returns inner with the fault spec planted: one of the domain's own kinds, a
+// targets/fault KIND:REGEXP, or a JSON list of planted bugs (fault.Plant), stacked in order. With
+// a nil inner it only checks the spec.
+func (d *Domain) plantFault(inner fuzz.Target, spec string) (fuzz.Target, error) {
+	if !fault.IsPlants(spec) {
+		if f, arg, ok := d.fault(spec); ok {
+			return f.Wrap(inner, arg)
+		}
+		f, err := fault.Parse(spec)
+		if err != nil || inner == nil {
+			return nil, err
+		}
+		return fault.Wrap(inner, f), nil
+	}
+	plants, err := fault.ParsePlants(spec)
+	if err != nil {
+		return nil, err
+	}
+	t := inner
+	for _, p := range plants {
+		if p.Own() {
+			f, _, ok := d.fault(p.Kind + ":")
+			if !ok {
+				return nil, fmt.Errorf("planted bug %q: unknown fault kind %q of domain %s", p.ID, p.Kind, d.Name)
+			}
+			if t, err = f.Wrap(t, p.Arg); err != nil {
+				return nil, fmt.Errorf("planted bug %q: %w", p.ID, err)
+			}
+			if c, ok := t.(canaried); ok {
+				c.SetCanary(p.ID)
+			}
+			continue
+		}
+		f, err := p.Spec()
+		if err != nil {
+			return nil, err
+		}
+		if t != nil {
+			t = fault.Wrap(t, f)
+		}
+	}
+	return t, nil
 }
 
 // Style is one generator style of a domain.
@@ -214,6 +260,9 @@ func (s *Setup) Oracle(name string) (fuzz.Oracle, error) {
 // findings (the DSN redacted) so that replay opens the same engine.
 type Spec struct {
 	Engine string `json:"engine"`
+	// Version names a build of the engine other than the default one (NAME@VERSION): an old
+	// release from a registry, for example. Empty: the engine's default build.
+	Version string `json:"version,omitempty"`
 	// DSN locates a server (a SQL DSN, a Bolt or Redis URL); empty for an embedded engine.
 	DSN string `json:"dsn,omitempty"`
 	// Cmd is the command line of an engine given as one (--solver-cmd).
@@ -385,6 +434,18 @@ func (d *Domain) EngineNames() string {
 	return strings.Join(out, ", ")
 }
 
+// VersionNotes lists, one per line, the engines that take NAME@VERSION and which builds they
+// open; "" when none does.
+func (d *Domain) VersionNotes() string {
+	var b strings.Builder
+	for _, e := range d.Engines {
+		if !e.Hidden && e.Versions != "" {
+			fmt.Fprintf(&b, "\n      %s@VERSION: %s", e.Name, e.Versions)
+		}
+	}
+	return b.String()
+}
+
 // OracleNames lists the domain's oracles, comma-separated.
 func (d *Domain) OracleNames() string {
 	var out []string
@@ -422,11 +483,11 @@ func (d *Domain) Open(ctx context.Context, s Spec) (fuzz.Target, error) {
 	if err != nil || s.Fault == "" {
 		return t, err
 	}
-	if own, arg, ok := d.fault(s.Fault); ok {
-		return own.Wrap(t, arg)
+	ft, err := d.plantFault(t, s.Fault)
+	if err != nil {
+		t.Close()
 	}
-	f, _ := fault.Parse(s.Fault)
-	return fault.Wrap(t, f), nil
+	return ft, err
 }
 
 // childSpec is what an isolated child is told to open.
@@ -535,14 +596,22 @@ func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 	flagName := "--" + d.EngineFlag
 	for i, v := range vals {
 		name, dsn, hasDSN := strings.Cut(v, "=")
+		name, version, hasVersion := strings.Cut(name, "@")
 		e, ok := d.Engine(name)
 		if !ok {
 			return nil, fmt.Errorf("unknown engine %q (known: %s)", name, d.EngineNames())
 		}
-		if seen[name] {
-			return nil, fmt.Errorf("%s %s is given twice; each engine may run once", flagName, name)
+		switch {
+		case hasVersion && version == "":
+			return nil, fmt.Errorf("%s %s@ names no version: give NAME@VERSION (%s)", flagName, name, versionsHelp(e))
+		case hasVersion && e.Versions == "":
+			return nil, fmt.Errorf("%s %s takes no version (got %q): give %s %s", flagName, name, version, flagName, name)
 		}
-		seen[name] = true
+		key := name + "@" + version
+		if seen[key] {
+			return nil, fmt.Errorf("%s %s is given twice; each engine may run once", flagName, strings.TrimSuffix(key, "@"))
+		}
+		seen[key] = true
 		if hasDSN && e.Env == "" {
 			return nil, fmt.Errorf("%s %s is embedded and takes no DSN (got %q)", flagName, name, Redact(dsn))
 		}
@@ -552,13 +621,21 @@ func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 			}
 		}
 		sp := base
-		sp.Engine, sp.DSN = name, dsn
+		sp.Engine, sp.Version, sp.DSN = name, version, dsn
 		if i > 0 {
 			sp.Fault = ""
 		}
 		out = append(out, sp)
 	}
 	return out, nil
+}
+
+// versionsHelp says which versions engine e takes.
+func versionsHelp(e Engine) string {
+	if e.Versions == "" {
+		return "it takes none"
+	}
+	return e.Versions
 }
 
 // Redact removes the password from a DSN, URL or a command line that holds one.

@@ -117,6 +117,9 @@ type Result struct {
 	Code string `json:"code,omitempty"`
 	// Err is the engine's message for an error, timeout or crash.
 	Err string `json:"err,omitempty"`
+	// Canaries are set by a planted bug (targets/fault): its id when the statement reached the
+	// buggy feature, and id+"!" when the bug triggered.
+	Canaries []string `json:"canaries,omitempty"`
 }
 
 // CodeUnexpectedAnswer is the Code of a StatusEngineError result whose engine answered outside
