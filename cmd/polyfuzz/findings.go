@@ -25,6 +25,17 @@ type rebuilt struct {
 // rebuild loads the finding in dir and rebuilds, from its record, the generator, oracle and
 // engines that produced it, and opens them. noFault leaves the planted fault out.
 func rebuild(ctx context.Context, dir string, noFault, plain bool) (*rebuilt, int, error) {
+	return rebuildWith(ctx, dir, plain, func(_ *domain.Domain, s *domain.Settings) error {
+		if noFault && len(s.Engines) > 0 {
+			s.Engines[0].Fault = ""
+		}
+		return nil
+	})
+}
+
+// rebuildWith is rebuild with the stored settings changed by adjust before the engines open
+// (other engines, another fault).
+func rebuildWith(ctx context.Context, dir string, plain bool, adjust func(*domain.Domain, *domain.Settings) error) (*rebuilt, int, error) {
 	rec, orig, _, err := campaign.LoadFinding(dir)
 	if err != nil {
 		return nil, domain.ExitUsage, err
@@ -38,8 +49,8 @@ func rebuild(ctx context.Context, dir string, noFault, plain bool) (*rebuilt, in
 		return nil, domain.ExitFailure, err
 	}
 	s.Replay, s.Plain = true, plain
-	if noFault && len(s.Engines) > 0 {
-		s.Engines[0].Fault = ""
+	if err := adjust(d, s); err != nil {
+		return nil, domain.ExitUsage, err
 	}
 	if !contains(s.Oracles, rec.Oracle) {
 		s.Oracles = append(s.Oracles, rec.Oracle)

@@ -94,3 +94,13 @@ func NeedPythonModule(t testing.TB, python, module string) {
 		t.Skipf("the Python module %s is missing for %s (%v); run source scripts/python.sh && python_env", module, python, err)
 	}
 }
+
+// Missing skips t, or fails it in CI, because something the test needs is missing; msg says
+// what and how to get it.
+func Missing(t testing.TB, msg string) {
+	t.Helper()
+	if InCI() {
+		t.Fatalf("missing in CI (the test script, scripts/test.sh, should provide it): %s", msg)
+	}
+	t.Skip(msg)
+}
