@@ -21,7 +21,7 @@ from scipy import stats
 try:
     import lifelines
     from lifelines import KaplanMeierFitter
-except ImportError:  # the Go test then skips nothing: the JSON must be made with lifelines
+except ImportError:  # the Kaplan-Meier values come from lifelines
     sys.exit("lifelines is missing: pip install lifelines")
 
 rng = np.random.default_rng(20240615)
