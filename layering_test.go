@@ -46,6 +46,7 @@ var rules = []rule{
 	{"targets/sqlite", []string{"fuzz"}},
 	{"targets/sqlexec", []string{"fuzz"}},
 	{"targets/duckdb", []string{"fuzz", "targets/sqlexec"}},
+	{"targets/duckdbpy", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/sqlserver", []string{"fuzz", "targets/redact", "targets/unreachable"}},
 	{"targets/sqlserver/sqlservertest", []string{"fuzz", "internal/sqltest", "internal/testenv", "targets/sqlserver",
 		"targets/redact", "targets/unreachable"}},

@@ -14,6 +14,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
+	"github.com/polyfuzz/polyfuzz/targets/duckdbpy"
 	"github.com/polyfuzz/polyfuzz/targets/mysql"
 	"github.com/polyfuzz/polyfuzz/targets/postgres"
 	"github.com/polyfuzz/polyfuzz/targets/sqlite"
@@ -64,8 +65,12 @@ var engines = []engine{
 		return sqlite.Open(sqlite.Options{Timeout: s.Timeout})
 	}}},
 	{dialect: "duckdb", Engine: domain.Engine{Name: "duckdb", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		if s.Version != "" {
+			return duckdbpy.Open(duckdbpy.Options{Version: s.Version, Timeout: s.Timeout})
+		}
 		return duckdb.Open(duckdb.Options{Timeout: s.Timeout})
-	}}},
+	}, Versions: "any duckdb wheel on PyPI from " + duckdbpy.Oldest + " (duckdb@0.8.1 is duckdb==0.8.1), run by python3 " +
+		"after polyfuzz bench install duckdb==0.8.1"}},
 	{dialect: "postgres", Engine: domain.Engine{Name: "postgres", Env: "POLYFUZZ_POSTGRES_DSN", Example: "postgres://USER:PASS@127.0.0.1:5432/DB",
 		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
 			return postgres.Open(ctx, postgres.Options{DSN: s.DSN, Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
@@ -161,7 +166,8 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 			s.Engines = []domain.Spec{base}
 		}
 		for i := range s.Engines {
-			s.Engines[i].Isolate = *isolate
+			// A release from a wheel runs in a Python process of its own: a crash there is a finding.
+			s.Engines[i].Isolate = *isolate && s.Engines[i].Version == ""
 		}
 		return nil
 	}
