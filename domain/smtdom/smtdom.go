@@ -19,6 +19,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/smtgen"
+	"github.com/polyfuzz/polyfuzz/targets/pypi"
 	"github.com/polyfuzz/polyfuzz/targets/smtproc"
 )
 
@@ -56,22 +57,59 @@ var Domain = &domain.Domain{
 	Commands:       []domain.Command{{Name: "selfcheck", Usage: "compare polyfuzz's SMT evaluator with the solvers on random terms", Run: selfcheck}},
 }
 
-// engines lists the solver presets and "cmd", a solver given by its command line.
+// Z3Package is the PyPI package whose wheels ship the z3 binary that z3@VERSION runs.
+const Z3Package = "z3-solver"
+
+// z3Versions is the help text of z3@VERSION.
+const z3Versions = "the bin/z3 of a z3-solver wheel from PyPI (4.8.5 and later): " +
+	"z3@4.8.7 is z3-solver==4.8.7.0 (a four-part version is the wheel's own), installed by polyfuzz bench install"
+
+// engines lists the solver presets and "cmd", a solver given by its command line. z3 takes a
+// version: an old release's binary from its PyPI wheel.
 func engines() []domain.Engine {
 	var out []domain.Engine
 	for _, n := range smtproc.Presets() {
-		out = append(out, domain.Engine{Name: n, Open: openSolver})
+		e := domain.Engine{Name: n, Open: openSolver}
+		if n == "z3" {
+			e.Versions = z3Versions
+		}
+		out = append(out, e)
 	}
 	return append(out, domain.Engine{Name: "cmd", Cmd: true, Hidden: true, Open: openSolver})
 }
 
-// solverOptions returns the process options of a solver spec.
+// Z3Wheel returns the z3-solver wheel version of z3@version: 4.8.7 is 4.8.7.0, and a version of
+// four parts or more (4.8.0.0.post1) is taken as it is.
+func Z3Wheel(version string) string {
+	if strings.Count(version, ".") == 2 {
+		return version + ".0"
+	}
+	return version
+}
+
+// solverOptions returns the process options of a solver spec: a preset's command line, with
+// NAME@VERSION's binary in place of the program, or a user-given command line.
 func solverOptions(s domain.Spec) (smtproc.Options, error) {
 	var o smtproc.Options
 	var err error
-	if s.Cmd != "" {
+	switch {
+	case s.Cmd != "":
 		o, err = smtproc.Custom(s.Cmd)
-	} else {
+	case s.Version != "":
+		if o, err = smtproc.Preset(s.Engine); err != nil {
+			break
+		}
+		if s.Engine != "z3" {
+			err = fmt.Errorf("solver %s takes no version (got %q): only z3@VERSION (%s)", s.Engine, s.Version, z3Versions)
+			break
+		}
+		var bin string
+		if bin, err = pypi.Path(Z3Package, Z3Wheel(s.Version), "bin/z3"); err != nil {
+			err = fmt.Errorf("solver z3@%s: %w", s.Version, err)
+			break
+		}
+		o.Command[0] = bin
+	default:
 		o, err = smtproc.Preset(s.Engine)
 	}
 	o.Timeout = s.Timeout
