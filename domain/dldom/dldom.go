@@ -14,6 +14,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/datalog"
 	"github.com/polyfuzz/polyfuzz/datalog/dlsmith"
 	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/domain/smtdom"
 	"github.com/polyfuzz/polyfuzz/domain/sqldom"
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
@@ -21,6 +22,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/clingo"
 	"github.com/polyfuzz/polyfuzz/targets/cozo"
 	"github.com/polyfuzz/polyfuzz/targets/muz"
+	"github.com/polyfuzz/polyfuzz/targets/pypi"
 	"github.com/polyfuzz/polyfuzz/targets/souffle"
 	"github.com/polyfuzz/polyfuzz/targets/swipl"
 )
@@ -95,31 +97,50 @@ func planted(kind string) domain.Fault {
 	}}
 }
 
-// process is an engine that runs a program text of its own: its dialect and how its process
-// starts. Its target runs canonical programs translated to that dialect.
+// process is an engine that runs a program text of its own: its dialect, how its process
+// starts, and which builds NAME@VERSION opens ("" for none). Its target runs canonical programs
+// translated to that dialect.
 type process struct {
-	name    string
-	dialect func() datalog.Dialect
-	open    func(s domain.Spec) (fuzz.Target, error)
+	name     string
+	dialect  func() datalog.Dialect
+	open     func(s domain.Spec) (fuzz.Target, error)
+	versions string
 }
 
 // processes is the table of engines with a language of their own: adding one is its target
 // package, its dialect in datalog and one row here.
 var processes = []process{
-	{"muz", func() datalog.Dialect { return datalog.MuZ{} },
-		func(s domain.Spec) (fuzz.Target, error) { return muz.New(muz.Options{Timeout: s.Timeout}) }},
+	{"muz", func() datalog.Dialect { return datalog.MuZ{} }, openMuZ, muzVersions},
 	{"swipl", func() datalog.Dialect { return datalog.SWIProlog{} },
-		func(s domain.Spec) (fuzz.Target, error) { return swipl.New(swipl.Options{Timeout: s.Timeout}) }},
+		func(s domain.Spec) (fuzz.Target, error) { return swipl.New(swipl.Options{Timeout: s.Timeout}) }, ""},
 	{"clingo", func() datalog.Dialect { return datalog.Clingo{} },
-		func(s domain.Spec) (fuzz.Target, error) { return clingo.New(clingo.Options{Timeout: s.Timeout}) }},
+		func(s domain.Spec) (fuzz.Target, error) { return clingo.New(clingo.Options{Timeout: s.Timeout}) }, ""},
 	{"cozo", func() datalog.Dialect { return datalog.Cozo{} },
-		func(s domain.Spec) (fuzz.Target, error) { return cozo.New(cozo.Options{Timeout: s.Timeout}) }},
+		func(s domain.Spec) (fuzz.Target, error) { return cozo.New(cozo.Options{Timeout: s.Timeout}) }, ""},
 	{"ascent", func() datalog.Dialect { return datalog.Ascent{} },
 		func(s domain.Spec) (fuzz.Target, error) {
 			return ascent.New(ascent.Options{Timeout: s.Timeout, Worker: s.Worker})
-		}},
+		}, ""},
 	{"souffle", func() datalog.Dialect { return datalog.Souffle{} },
-		func(s domain.Spec) (fuzz.Target, error) { return souffle.New(souffle.Options{Timeout: s.Timeout}) }},
+		func(s domain.Spec) (fuzz.Target, error) { return souffle.New(souffle.Options{Timeout: s.Timeout}) }, ""},
+}
+
+// muzVersions is the help text of muz@VERSION.
+const muzVersions = "the bin/z3 of a z3-solver wheel from PyPI (4.8.5 and later): " +
+	"muz@4.8.9 is z3-solver==4.8.9.0 (a four-part version is the wheel's own), installed by polyfuzz bench install"
+
+// openMuZ starts z3's μZ: the z3 on PATH, or for muz@VERSION the z3 binary of that z3-solver wheel
+// (the wheels the SMT domain's z3@VERSION runs).
+func openMuZ(s domain.Spec) (fuzz.Target, error) {
+	o := muz.Options{Timeout: s.Timeout}
+	if s.Version != "" {
+		bin, err := pypi.Path(smtdom.Z3Package, smtdom.Z3Wheel(s.Version), "bin/z3")
+		if err != nil {
+			return nil, fmt.Errorf("muz@%s: %w", s.Version, err)
+		}
+		o.Path = bin
+	}
+	return muz.New(o)
 }
 
 // engineList returns the engines: the reference, the processes, and the SQL engines that
@@ -127,7 +148,7 @@ var processes = []process{
 func engineList() []domain.Engine {
 	out := []domain.Engine{{Name: "ref", Open: func(context.Context, domain.Spec) (fuzz.Target, error) { return datalog.NewReference(0), nil }}}
 	for _, p := range processes {
-		out = append(out, domain.Engine{Name: p.name, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		out = append(out, domain.Engine{Name: p.name, Versions: p.versions, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
 			inner, err := p.open(s)
 			if err != nil {
 				return nil, err
@@ -149,11 +170,12 @@ func dialectOf(name string) func() datalog.Dialect {
 	return nil
 }
 
-// inSQL is an engine that evaluates each stratum in a SQL engine of the SQL domain.
+// inSQL is an engine that evaluates each stratum in a SQL engine of the SQL domain, in the builds
+// that engine takes (duckdb@VERSION).
 func inSQL(name string) domain.Engine {
 	e, _ := sqldom.Domain.Engine(name)
-	return domain.Engine{Name: name, Env: e.Env, Example: e.Example, Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
-		inner, err := sqldom.Domain.Open(ctx, domain.Spec{Engine: name, DSN: s.DSN, Timeout: s.Timeout, Isolate: true, Worker: s.Worker, Force: s.Force})
+	return domain.Engine{Name: name, Env: e.Env, Example: e.Example, Versions: e.Versions, Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+		inner, err := sqldom.Domain.Open(ctx, domain.Spec{Engine: name, Version: s.Version, DSN: s.DSN, Timeout: s.Timeout, Isolate: true, Worker: s.Worker, Force: s.Force})
 		if err != nil {
 			return nil, err
 		}
