@@ -74,6 +74,15 @@ func Replay(ctx context.Context, dir string, gen fuzz.Generator, o fuzz.Oracle, 
 	return res, nil
 }
 
+// Check runs case c on targets from a fresh state and returns o's finding, nil for none.
+func Check(ctx context.Context, c *fuzz.Case, o fuzz.Oracle, targets []fuzz.Target) (*fuzz.Finding, error) {
+	runs, err := (&executor{targets: targets}).runFresh(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return o.Check(c, runs).Finding, nil
+}
+
 // ReduceFinding reduces a stored finding again (from its original case) on targets and stores
 // the result if it replays. It returns the reduced case.
 func ReduceFinding(ctx context.Context, store *Store, dir string, o fuzz.Oracle, targets []fuzz.Target,

@@ -60,6 +60,10 @@ type Config struct {
 	Fault string
 	// Polyfuzz is polyfuzz's version, recorded in campaign.json and in findings.
 	Polyfuzz string
+	// OnHit, when set, is called for every finding the oracles report, duplicates included,
+	// before it is stored (a benchmark attributes hits to known bugs). It must be safe for
+	// concurrent use by the workers.
+	OnHit func(f *fuzz.Finding, o fuzz.Oracle)
 }
 
 // Summary is what a finished campaign reports.
@@ -506,6 +510,9 @@ const batchSize = 16
 // targets.
 func (w *worker) found(f *fuzz.Finding, o fuzz.Oracle) error {
 	cfg := w.cfg
+	if cfg.OnHit != nil {
+		cfg.OnHit(f, o)
+	}
 	rec, isNew, err := cfg.Store.Add(f, w.meta)
 	if err != nil {
 		return fmt.Errorf("store finding: %w", err)

@@ -577,6 +577,17 @@ func (d *Domain) ResolveOracles(given []string, engines int) ([]string, error) {
 	return out, nil
 }
 
+// HasOracle reports whether name is one of the domain's oracles or their aliases.
+func (d *Domain) HasOracle(name string) bool {
+	_, ok := d.oracle(name)
+	return ok
+}
+
+// HasStyle reports whether name is one of the domain's generator styles.
+func (d *Domain) HasStyle(name string) bool {
+	return slices.ContainsFunc(d.Styles, func(s Style) bool { return s.Name == name })
+}
+
 func (d *Domain) oracle(name string) (OracleInfo, bool) {
 	for _, o := range d.Oracles {
 		if o.Name == name || slices.Contains(o.Aliases, name) {

@@ -37,6 +37,7 @@ type command struct {
 // commands are the commands written once for every domain.
 var commands = []command{
 	{"compare", "[flags]", "compare oracle styles with the same budget, engines and seeds", cmdCompare},
+	{"bench", "[flags]", "run oracle styles against the benchmark of known bugs: trials, detection times, statistics", cmdBench},
 	{"replay", "[flags] DIR", "re-run a stored finding from its seed and check it still fails", cmdReplay},
 	{"reduce", "[flags] DIR", "reduce a stored finding again", cmdReduce},
 	{"report", "OUT", "rewrite OUT/report.html from OUT's files", cmdReport},
