@@ -441,7 +441,7 @@ func (r *benchRun) trial(ctx context.Context, t bench.Trial, slot int) bench.Res
 	cfg := campaign.Config{Command: r.plan.Command, Domain: r.d.Name, Gen: st.Gen, Oracles: st.Oracles, Format: st.Format,
 		Options: s.Encode(), Fault: s.Fault(), Polyfuzz: version, Store: store, Seed: t.Seed,
 		Budget: time.Duration(r.plan.Budget * float64(time.Second)), Workers: 1, Confirm: 1, OnHit: det.hit,
-		Open: func(ctx context.Context) ([]fuzz.Target, error) { return st.Open(ctx, base) },
+		Open:   func(ctx context.Context) ([]fuzz.Target, error) { return st.Open(ctx, base) },
 		Replay: func(dir string) string { return "polyfuzz replay " + domain.ShellJoin([]string{dir}) }}
 	sum, err := campaign.Run(ctx, cfg)
 	if err != nil {
