@@ -1,10 +1,13 @@
 package bench
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -113,33 +116,56 @@ func (b *Bug) check() error {
 	return nil
 }
 
-// All returns every bug of the registry, checked, sorted by domain, origin and id.
+// ExtraEnv names an environment variable that lists bug files (JSON arrays of bugs, separated by
+// the path list separator) to read beside the registry: a bug can be tried before it is added.
+const ExtraEnv = "POLYFUZZ_BENCH_BUGS"
+
+// All returns every bug of the registry and of the files $POLYFUZZ_BENCH_BUGS names, checked,
+// sorted by domain, origin and id.
 func All() ([]Bug, error) {
 	names, err := bugFiles.ReadDir("bugs")
 	if err != nil {
 		return nil, err
 	}
-	var out []Bug
-	seen := map[string]string{}
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
 	for _, n := range names {
 		b, err := bugFiles.ReadFile(path.Join("bugs", n.Name()))
 		if err != nil {
 			return nil, err
 		}
+		files = append(files, file{"bench/bugs/" + n.Name(), b})
+	}
+	for _, p := range filepath.SplitList(os.Getenv(ExtraEnv)) {
+		if p == "" {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ExtraEnv, err)
+		}
+		files = append(files, file{p, b})
+	}
+	var out []Bug
+	seen := map[string]string{}
+	for _, f := range files {
 		var bugs []Bug
-		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec := json.NewDecoder(bytes.NewReader(f.data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&bugs); err != nil {
-			return nil, fmt.Errorf("bench/bugs/%s: %w", n.Name(), err)
+			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
 		for _, bug := range bugs {
 			if err := bug.check(); err != nil {
-				return nil, fmt.Errorf("bench/bugs/%s: %w", n.Name(), err)
+				return nil, fmt.Errorf("%s: %w", f.name, err)
 			}
-			if f, ok := seen[bug.ID]; ok {
-				return nil, fmt.Errorf("bench/bugs/%s: bug %s is also in %s", n.Name(), bug.ID, f)
+			if other, ok := seen[bug.ID]; ok {
+				return nil, fmt.Errorf("%s: bug %s is also in %s", f.name, bug.ID, other)
 			}
-			seen[bug.ID] = n.Name()
+			seen[bug.ID] = f.name
 			out = append(out, bug)
 		}
 	}
