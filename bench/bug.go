@@ -66,10 +66,15 @@ type Bug struct {
 	Plant *fault.Plant `json:"plant,omitempty"`
 	// Notes say what a reader must know (how the fix was attributed, why a version).
 	Notes string `json:"notes,omitempty"`
+	// given is the fault spec of a bug given to a command (GivenFault).
+	given string
 }
 
 // Fault returns the fault spec that plants the bug ("" for a real bug).
 func (b *Bug) Fault() string {
+	if b.given != "" {
+		return b.given
+	}
 	if b.Plant == nil {
 		return ""
 	}
@@ -210,4 +215,10 @@ func Select(domain, set string) ([]Bug, error) {
 		}
 	}
 	return out, nil
+}
+
+// GivenFault is a bug planted with a fault spec as --fault takes it (KIND:REGEXP or a domain's
+// own KIND:ARG), in the first engine of a campaign; its Fault is the spec itself.
+func GivenFault(spec string) Bug {
+	return Bug{ID: "fault", Origin: Planted, Plant: &fault.Plant{}, Trigger: spec, given: spec}
 }

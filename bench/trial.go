@@ -30,6 +30,8 @@ type Plan struct {
 	Apart  bool                `json:"apart,omitempty"`
 	Trials int                 `json:"trials"`
 	Budget float64             `json:"budget_s"`
+	// Tests bounds each trial's cases (0: the budget only).
+	Tests int64 `json:"tests,omitempty"`
 	Seed   uint64              `json:"seed"`
 }
 
@@ -105,6 +107,10 @@ type Result struct {
 	// explains (another bug of the engine, or a false alarm to look at).
 	Findings    []string `json:"findings,omitempty"`
 	Unexplained []string `json:"unexplained,omitempty"`
+	// Skips counts skipped checks by oracle and reason; FirstFinding is the time to the first
+	// finding of any kind in seconds (-1: none).
+	Skips        map[string]int64 `json:"skips,omitempty"`
+	FirstFinding float64          `json:"first_finding_s"`
 	// Error says why the trial could not run ("" when it ran).
 	Error string `json:"error,omitempty"`
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/bench"
@@ -137,7 +138,23 @@ func cmdBench(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	for _, bug := range bugs {
 		plan.Bugs = append(plan.Bugs, bug.ID)
 	}
-	r := &benchRun{d: d, args: args, plan: plan, bugs: bugs, stderr: stderr, quiet: b.quiet}
+	r := &benchRun{d: d, args: args, plan: plan, bugs: bugs, stderr: stderr, quiet: b.quiet, workers: 1,
+		flags: func() (*domain.Flags, *engineFlags, func(*domain.Settings, domain.Spec) error) {
+			fs, _, ef, apply := benchFlags(d, io.Discard, io.Discard)
+			return fs, ef, apply
+		},
+		resolve: func(style string) (string, []string, []string) {
+			switch {
+			case d.HasOracle(style):
+				return "", []string{style}, nil
+			case d.HasStyle(style):
+				return style, nil, nil
+			}
+			return "", nil, strings.Fields(defines[style])
+		},
+		dir: func(t bench.Trial) string {
+			return filepath.Join("trials", slug(t.Style), slug(t.Group), fmt.Sprint(t.Index+1))
+		}}
 	if err := r.check(ctx); err != nil {
 		return fs.Fail(domain.ExitFailure, "%v", err)
 	}
@@ -208,7 +225,8 @@ func writeBenchReport(dir string, plan bench.Plan, bugs []bench.Bug, results []b
 	return sum, nil
 }
 
-// benchRun runs a plan's trials.
+// benchRun runs a plan's trials; polyfuzz bench and polyfuzz compare both run their campaigns
+// through it.
 type benchRun struct {
 	d       *domain.Domain
 	args    []string
@@ -217,7 +235,16 @@ type benchRun struct {
 	journal *bench.Journal
 	stderr  io.Writer
 	quiet   bool
-	mu      sync.Mutex // guards journal and stderr
+	// flags returns a new flag set of the command, for the settings of each trial.
+	flags func() (*domain.Flags, *engineFlags, func(*domain.Settings, domain.Spec) error)
+	// resolve says what a style is: a generator style, oracles, or campaign flags of its own.
+	resolve func(style string) (gen string, oracles, extra []string)
+	// workers are each trial's campaign workers; tests its test limit (0: the budget only).
+	workers int
+	tests   int64
+	// dir is the folder of a trial's campaign, relative to the journal's.
+	dir func(t bench.Trial) string
+	mu  sync.Mutex // guards journal and stderr
 }
 
 // group returns the bugs of a group.
@@ -235,23 +262,20 @@ func (r *benchRun) group(name string) []bench.Bug {
 // the style's flags and the bugs' options, with the group's buggy engine and planted bugs (but
 // without the bug named except; fixed: the fixed engine of that real bug).
 func (r *benchRun) settings(style string, group []bench.Bug, except string, fixed bool) (*domain.Settings, error) {
-	args := slices.Clone(r.args)
-	if f, ok := r.plan.Defines[style]; ok {
-		args = append(args, strings.Fields(f)...)
-	}
+	gen, oracles, extra := r.resolve(style)
+	args := append(slices.Clone(r.args), extra...)
 	for _, b := range group {
 		args = append(args, b.Options...)
 	}
-	fs, _, ef, apply := benchFlags(r.d, io.Discard, io.Discard)
+	fs, ef, apply := r.flags()
 	if err := fs.FlagSet.Parse(args); err != nil {
 		return nil, fmt.Errorf("style %s: %w", style, err)
 	}
-	oracles := ef.oracles
-	switch {
-	case r.d.HasOracle(style):
-		oracles = domain.List{style}
-	case r.d.HasStyle(style):
-		ef.styles = domain.List{style}
+	if oracles == nil {
+		oracles = ef.oracles
+	}
+	if gen != "" {
+		ef.styles = domain.List{gen}
 	}
 	ef.fault = ""
 	s, err := ef.settings(r.d, apply, oracles)
@@ -281,18 +305,24 @@ func groupEngines(d *domain.Domain, s *domain.Settings, group []bench.Bug, excep
 		}
 	}
 	if lead == nil {
-		return fmt.Errorf("an empty group of bugs")
+		return nil // no bug: the engines as given
 	}
-	if err := bugEngines(d, s, lead, false); err != nil {
-		return err
+	if lead.Buggy != "" {
+		if err := bugEngines(d, s, lead, false); err != nil {
+			return err
+		}
 	}
 	var faults []string
 	for _, b := range plants {
 		f := b.Fault()
 		faults = append(faults, strings.TrimSuffix(strings.TrimPrefix(f, "["), "]"))
 	}
+	if len(plants) == 1 && plants[0].Buggy == "" && len(s.Engines) > 0 {
+		s.Engines[0].Fault = plants[0].Fault() // a fault given to compare, planted as given
+		return nil
+	}
 	for i := range s.Engines {
-		if s.Engines[i].Fault != "" || (len(faults) > 0 && s.Engines[i].Engine == lead.Engine) {
+		if s.Engines[i].Fault != "" || (len(faults) > 0 && (s.Engines[i].Engine == lead.Engine || lead.Buggy == "" && i == 0)) {
 			s.Engines[i].Fault = ""
 			if len(faults) > 0 {
 				s.Engines[i].Fault = "[" + strings.Join(faults, ",") + "]"
@@ -428,27 +458,29 @@ func (r *benchRun) trial(ctx context.Context, t bench.Trial, slot int) bench.Res
 	if err != nil {
 		return fail(err)
 	}
-	dir := filepath.Join(r.journal.Dir, "trials", slug(t.Style), slug(t.Group), fmt.Sprint(t.Index+1))
+	dir := filepath.Join(r.journal.Dir, r.dir(t))
 	os.RemoveAll(dir) // an interrupted attempt of this trial
 	store, err := campaign.OpenStore(dir, r.plan.Command)
 	if err != nil {
 		return fail(err)
 	}
 	defer store.Close()
-	det := &detector{run: r, style: t.Style, group: group, worker: 2*slot + 1, ctx: ctx, at: map[string]time.Time{},
+	det := &detector{run: r, style: t.Style, group: group, ctx: ctx, at: map[string]time.Time{},
 		tries: map[string]int{}, explained: map[string]bool{}}
-	base := 2 * slot
+	base := slot * (r.workers + 1)
+	det.worker = base + r.workers
+	var next atomic.Int64
 	cfg := campaign.Config{Command: r.plan.Command, Domain: r.d.Name, Gen: st.Gen, Oracles: st.Oracles, Format: st.Format,
 		Options: s.Encode(), Fault: s.Fault(), Polyfuzz: version, Store: store, Seed: t.Seed,
-		Budget: time.Duration(r.plan.Budget * float64(time.Second)), Workers: 1, Confirm: 1, OnHit: det.hit,
-		Open:   func(ctx context.Context) ([]fuzz.Target, error) { return st.Open(ctx, base) },
+		Budget: time.Duration(r.plan.Budget * float64(time.Second)), Tests: r.tests, Workers: r.workers, Confirm: 1, OnHit: det.hit,
+		Open:   func(ctx context.Context) ([]fuzz.Target, error) { return st.Open(ctx, base+int(next.Add(1)-1)) },
 		Replay: func(dir string) string { return "polyfuzz replay " + domain.ShellJoin([]string{dir}) }}
 	sum, err := campaign.Run(ctx, cfg)
 	if err != nil {
 		return fail(err)
 	}
 	tot := sum.Totals
-	res.Tests, res.Checks, res.Seconds, res.Canaries = tot.Tests, tot.Checks, tot.Elapsed, tot.Canaries
+	res.Tests, res.Checks, res.Seconds, res.Canaries, res.Skips = tot.Tests, tot.Checks, tot.Elapsed, tot.Canaries, tot.Skips
 	if tot.Statements > 0 {
 		res.ValidRate = float64(tot.Valid) / float64(tot.Statements)
 	}
@@ -467,7 +499,11 @@ func (r *benchRun) trial(ctx context.Context, t bench.Trial, slot int) bench.Res
 		}
 		res.Detected[id] = max(at.Sub(sum.Info.Start).Seconds(), 0)
 	}
+	res.FirstFinding = -1
 	for _, rec := range sum.Seen {
+		if d := max(rec.FirstSeen.Sub(sum.Info.Start).Seconds(), 0); res.FirstFinding < 0 || d < res.FirstFinding {
+			res.FirstFinding = d
+		}
 		res.Findings = append(res.Findings, rec.OracleTitle())
 		if !det.explained[rec.OracleTitle()] {
 			res.Unexplained = append(res.Unexplained, rec.OracleTitle())

@@ -232,9 +232,10 @@ func TestDatalogStyles(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("compare exited %d:\n%s\n%s", code, stdout, stderr)
 	}
-	rows := regexp.MustCompile(`(?m)^\| (queryfuzz|dlsmith) \| 1 \|.*\| (\d+) \| [^|]+\|$`).FindAllStringSubmatch(stdout, -1)
-	if len(rows) != 2 || rows[1][1] != "dlsmith" || rows[1][2] == "0" {
-		t.Fatalf("want a queryfuzz and a dlsmith row, dlsmith with findings:\n%s", stdout)
+	// The last columns: unique findings, first finding, bugs detected, first detection.
+	rows := regexp.MustCompile(`(?m)^\| (queryfuzz|dlsmith) \| 1 \|.*\| (\d+) \| [^|]+\| ([^|]+)\| [^|]+\|$`).FindAllStringSubmatch(stdout, -1)
+	if len(rows) != 2 || rows[1][1] != "dlsmith" || rows[1][2] == "0" || !strings.HasPrefix(rows[1][3], "1 of 1: fault (1/1)") {
+		t.Fatalf("want a queryfuzz and a dlsmith row, dlsmith with findings that detect the planted fault:\n%s", stdout)
 	}
 	dir := filepath.Join(out, "dlsmith", "1")
 	recs := records(t, dir)
