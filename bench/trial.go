@@ -31,8 +31,8 @@ type Plan struct {
 	Trials int                 `json:"trials"`
 	Budget float64             `json:"budget_s"`
 	// Tests bounds each trial's cases (0: the budget only).
-	Tests int64 `json:"tests,omitempty"`
-	Seed   uint64              `json:"seed"`
+	Tests int64  `json:"tests,omitempty"`
+	Seed  uint64 `json:"seed"`
 }
 
 // Groups returns the campaign groups of bugs: bugs with the same buggy engine and options share a
