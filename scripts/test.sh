@@ -32,6 +32,11 @@ fi
 # project's .venv; python_env exports POLYFUZZ_PYTHON, which targets/clingo and targets/cozo use.
 source scripts/python.sh
 python_env
+# Old engine releases that the benchmark's real bugs need (the "install" lists of bench/bugs/*.json:
+# z3-solver and duckdb wheels), each in a folder of its own under ~/.cache/polyfuzz/pypi, installed
+# once with the .venv's pip (targets/pypi).
+go run ./cmd/polyfuzz bench install
+go run ./cmd/polyfuzz bench install duckdb==0.8.1 # targets/duckdbpy's own tests
 # Datalog engine Ascent (a Rust crate, pinned in targets/ascent/Cargo.lock): needs cargo
 # (https://rustup.rs); builds the cached cargo project once so that tests and campaigns do not pay
 # for the dependencies' first compile.

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/bench"
+)
+
+// TestBenchSmall runs a small benchmark end to end, as CI does: two styles against two planted
+// SQLite bugs of the benchmark, three trials of two seconds each, two trials at a time; then the
+// report is written again from the journal, and a run with other flags in the same folder is
+// refused.
+func TestBenchSmall(t *testing.T) {
+	planted, err := bench.Select("sql", "planted")
+	if err != nil || len(planted) < 2 {
+		t.Fatalf("the benchmark needs two planted SQL bugs: %v", err)
+	}
+	ids := planted[0].ID + "," + planted[1].ID
+	out := t.TempDir()
+	args := []string{"bench", "--domain", "sql", "--styles", "norec,tlp-where", "--bugs", ids, "--trials", "3", "--budget", "2s",
+		"-j", "2", "--seed", "1", "--out", out}
+	code, stdout, stderr := polyfuzz(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	var sum bench.Summary
+	b, err := os.ReadFile(filepath.Join(out, "bench.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	detected := 0
+	for _, c := range sum.Cells {
+		if c.Trials != 3 {
+			t.Errorf("%s on %s: %d trials, want 3", c.Style, c.Bug, c.Trials)
+		}
+		if c.Reached <= 0 {
+			t.Errorf("%s on %s: the canary was never reached", c.Style, c.Bug)
+		}
+		detected += c.Detected
+	}
+	if len(sum.Cells) != 4 || detected == 0 || len(sum.Pairs) != 2 || len(sum.Ranking) != 2 {
+		t.Errorf("report: %d cells, %d detections, %d pairs, %d ranked\n%s", len(sum.Cells), detected, len(sum.Pairs), len(sum.Ranking), stdout)
+	}
+	for _, f := range []string{"bench.md", "bench.html", "plan.json", "trials.jsonl"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if page, _ := os.ReadFile(filepath.Join(out, "bench.html")); !strings.Contains(string(page), "<svg") {
+		t.Error("bench.html has no survival plot")
+	}
+	// Run again: every trial is in the journal, so nothing runs and the report is the same.
+	code, again, stderr := polyfuzz(t, args...)
+	if code != 0 || !strings.Contains(stderr, "resuming: 12 of 12 trials done") || again != stdout {
+		t.Errorf("a second run does not resume from the journal: exit %d\n%s%s", code, again, stderr)
+	}
+	if code, rep, _ := polyfuzz(t, "bench", "report", out); code != 0 || rep+"\nreport: "+filepath.Join(out, "bench.html")+"\n" != stdout {
+		t.Errorf("bench report: exit %d\n%s", code, rep)
+	}
+	bad := append(args[:len(args):len(args)], "--trials", "4")
+	if code, _, stderr := polyfuzz(t, bad...); code != 2 || !strings.Contains(stderr, "another --out") {
+		t.Errorf("a run with other flags in the same folder: exit %d %s", code, stderr)
+	}
+}
+
+func TestBenchBadInput(t *testing.T) {
+	checkBadInputs(t, []badInput{
+		{"bench without styles", []string{"bench", "--domain", "sql"}, 2, "--styles is required"},
+		{"bench unknown style", []string{"bench", "--styles", "pqs"}, 2, `unknown style "pqs": give an oracle`},
+		{"bench unknown bug", []string{"bench", "--styles", "norec", "--bugs", "nope"}, 2, `no sql bug is "nope"`},
+		{"bench bad define", []string{"bench", "--styles", "x", "--define", "x=tactics"}, 2, "want NAME='FLAGS'"},
+		{"bench zero trials", []string{"bench", "--styles", "norec", "--trials", "0"}, 2, "--trials must be at least 1"},
+		{"bench report of nothing", []string{"bench", "report", t.TempDir()}, 2, "is not the output of polyfuzz bench"},
+		{"compare fault and bugs", []string{"compare", "--oracle", "norec", "--fault", "drop-row:x", "--bugs", "all"}, 2, "not both"},
+	})
+}
