@@ -368,12 +368,29 @@ func (d *Domain) Decode(raw json.RawMessage, gen string) (*Settings, error) {
 	}
 	for i := range s.Engines {
 		if e, ok := d.Engine(s.Engines[i].Engine); ok && e.Env != "" {
-			if v := os.Getenv(e.Env); v != "" {
+			if v := serverDSN(e, s.Engines[i].Version); v != "" {
 				s.Engines[i].DSN = v
 			}
 		}
 	}
 	return s, nil
+}
+
+// VersionEnv names the environment variable that holds the DSN of a server of one version, after
+// the engine's own variable: POLYFUZZ_FALKORDB_URL_4_14_2 for falkordb@4.14.2.
+func VersionEnv(env, version string) string {
+	return env + "_" + strings.NewReplacer(".", "_", "-", "_").Replace(version)
+}
+
+// serverDSN returns the DSN of engine e's server of version from the environment: the version's
+// variable, else the engine's.
+func serverDSN(e Engine, version string) string {
+	if version != "" {
+		if v := os.Getenv(VersionEnv(e.Env, version)); v != "" {
+			return v
+		}
+	}
+	return os.Getenv(e.Env)
 }
 
 // fromLegacy reads the string map of options that findings stored before settings were typed.
@@ -627,7 +644,7 @@ func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 			return nil, fmt.Errorf("%s %s is embedded and takes no DSN (got %q)", flagName, name, Redact(dsn))
 		}
 		if !hasDSN && e.Env != "" {
-			if dsn = os.Getenv(e.Env); dsn == "" {
+			if dsn = serverDSN(e, version); dsn == "" {
 				return nil, fmt.Errorf("%s %s needs a server: give %s %s=%s or set %s", flagName, name, flagName, name, e.Example, e.Env)
 			}
 		}

@@ -228,7 +228,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // POLYFUZZ_FALKORDB_URL_4_14_2 for falkordb@4.14.2 (scripts/falkordb.sh and scripts/neo4j.sh export
 // it when they start that version).
 func VersionEnv(engine, version string) string {
-	return "POLYFUZZ_" + strings.ToUpper(engine) + "_URL_" + strings.NewReplacer(".", "_", "-", "_").Replace(version)
+	return domain.VersionEnv("POLYFUZZ_"+strings.ToUpper(engine)+"_URL", version)
 }
 
 // openVersion opens the server of s with open. With a version (NAME@VERSION), the server must be
