@@ -30,7 +30,7 @@ type Cell struct {
 	// (censored: Observed false).
 	Times    []float64 `json:"times_s"`
 	Observed []bool    `json:"observed"`
-	// Median, Q1 and Q3 summarise the times of the trials that detected the bug (NaN: none).
+	// Median, Q1 and Q3 summarise the times of the trials that detected the bug (-1: none).
 	Median float64 `json:"median_s"`
 	Q1     float64 `json:"q1_s"`
 	Q3     float64 `json:"q3_s"`
@@ -114,7 +114,7 @@ func Summarize(plan Plan, bugs []Bug, results []Result) *Summary {
 				detected[b] = true
 			}
 		}
-		ss.ChecksPerSec, ss.ValidRate, ss.SkipRate = mean(rate), mean(valid), mean(skip)
+		ss.ChecksPerSec, ss.ValidRate, ss.SkipRate = mean(rate), mean(valid), mean(skip) // 0 without trials
 		ss.Detected = len(detected)
 		s.Styles = append(s.Styles, ss)
 		for _, id := range plan.Bugs {
@@ -140,7 +140,10 @@ func Summarize(plan Plan, bugs []Bug, results []Result) *Summary {
 			if b := byID[id]; b.Plant != nil && c.Trials > 0 {
 				c.Reached, c.Triggered = float64(reached)/float64(c.Trials), float64(triggered)/float64(c.Trials)
 			}
-			c.Median, c.Q1, c.Q3 = Median(hit), Quantile(hit, 0.25), Quantile(hit, 0.75)
+			c.Median, c.Q1, c.Q3 = -1, -1, -1
+			if len(hit) > 0 {
+				c.Median, c.Q1, c.Q3 = Median(hit), Quantile(hit, 0.25), Quantile(hit, 0.75)
+			}
 			c.Survival = KaplanMeier(c.Times, c.Observed)
 			c.KMMedian, c.KMReached = KMMedian(c.Survival)
 			s.Cells = append(s.Cells, c)
@@ -187,7 +190,7 @@ func contains(xs []string, x string) bool {
 
 func mean(xs []float64) float64 {
 	if len(xs) == 0 {
-		return math.NaN()
+		return 0
 	}
 	var t float64
 	for _, x := range xs {
@@ -206,9 +209,9 @@ func (s *Summary) cell(style, bug string) *Cell {
 	return nil
 }
 
-// seconds prints a time in seconds, "-" for NaN.
+// seconds prints a time in seconds, "-" for none (negative).
 func seconds(x float64) string {
-	if math.IsNaN(x) {
+	if x < 0 || math.IsNaN(x) {
 		return "-"
 	}
 	if x < 10 {
@@ -294,9 +297,9 @@ func (s *Summary) Markdown() string {
 }
 
 // JSON returns the report as indented JSON.
-func (s *Summary) JSON() []byte {
-	b, _ := json.MarshalIndent(s, "", "  ")
-	return append(b, '\n')
+func (s *Summary) JSON() ([]byte, error) {
+	b, err := json.MarshalIndent(s, "", "  ")
+	return append(b, '\n'), err
 }
 
 // palette colours the styles of a plot.

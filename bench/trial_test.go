@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -135,5 +136,19 @@ func TestSummarize(t *testing.T) {
 	page, err := s.HTML()
 	if err != nil || !strings.Contains(string(page), "<svg") {
 		t.Errorf("html: %v", err)
+	}
+}
+
+// TestSummaryJSON checks that a report with undetected bugs and styles without trials encodes.
+func TestSummaryJSON(t *testing.T) {
+	plan := Plan{Styles: []string{"a", "b"}, Bugs: []string{"x"}, Trials: 2, Budget: 5}
+	s := Summarize(plan, []Bug{{ID: "x"}}, []Result{{Trial: Trial{Style: "a"}, Bugs: []string{"x"}}})
+	b, err := s.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Summary
+	if err := json.Unmarshal(b, &back); err != nil || len(back.Cells) != 2 || back.Cells[0].Median != -1 {
+		t.Fatalf("%v %+v", err, back.Cells)
 	}
 }

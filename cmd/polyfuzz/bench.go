@@ -217,7 +217,11 @@ func writeBenchReport(dir string, plan bench.Plan, bugs []bench.Bug, results []b
 	if err != nil {
 		return nil, err
 	}
-	for name, b := range map[string][]byte{"bench.json": sum.JSON(), "bench.md": []byte(sum.Markdown()), "bench.html": page} {
+	js, err := sum.JSON()
+	if err != nil {
+		return nil, fmt.Errorf("bench.json: %w", err)
+	}
+	for name, b := range map[string][]byte{"bench.json": js, "bench.md": []byte(sum.Markdown()), "bench.html": page} {
 		if err := campaign.WriteAtomic(dir, name, b); err != nil {
 			return nil, err
 		}
