@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 
@@ -146,7 +145,9 @@ func OpenJournal(dir string, plan Plan) (*Journal, error) {
 			return nil, fmt.Errorf("%s: %w", planPath, err)
 		}
 		old.Command, plan.Command = "", ""
-		if !reflect.DeepEqual(old, plan) {
+		a, _ := json.Marshal(old)
+		b, _ := json.Marshal(plan)
+		if string(a) != string(b) {
 			return nil, fmt.Errorf("%s holds a benchmark run with other styles, bugs, trials, budget or seed: resume it with the same flags, or give another --out", dir)
 		}
 		results, err := readResults(filepath.Join(dir, "trials.jsonl"))

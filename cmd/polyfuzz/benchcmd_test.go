@@ -15,11 +15,11 @@ import (
 // report is written again from the journal, and a run with other flags in the same folder is
 // refused.
 func TestBenchSmall(t *testing.T) {
-	planted, err := bench.Select("sql", "planted")
-	if err != nil || len(planted) < 2 {
-		t.Fatalf("the benchmark needs two planted SQL bugs: %v", err)
+	// Two planted bugs that NoREC and TLP both reach, one found within a second or two, one rarer.
+	const ids = "sql-left-join-strength,sql-partial-index-null"
+	if _, err := bench.Select("sql", ids); err != nil {
+		t.Fatal(err)
 	}
-	ids := planted[0].ID + "," + planted[1].ID
 	out := t.TempDir()
 	args := []string{"bench", "--domain", "sql", "--styles", "norec,tlp-where", "--bugs", ids, "--trials", "3", "--budget", "2s",
 		"-j", "2", "--seed", "1", "--out", out}
@@ -40,8 +40,8 @@ func TestBenchSmall(t *testing.T) {
 		if c.Trials != 3 {
 			t.Errorf("%s on %s: %d trials, want 3", c.Style, c.Bug, c.Trials)
 		}
-		if c.Reached <= 0 {
-			t.Errorf("%s on %s: the canary was never reached", c.Style, c.Bug)
+		if c.Reached <= 0 || c.Reached < c.Triggered {
+			t.Errorf("%s on %s: canary reached %v, triggered %v", c.Style, c.Bug, c.Reached, c.Triggered)
 		}
 		detected += c.Detected
 	}
@@ -58,7 +58,7 @@ func TestBenchSmall(t *testing.T) {
 	}
 	// Run again: every trial is in the journal, so nothing runs and the report is the same.
 	code, again, stderr := polyfuzz(t, args...)
-	if code != 0 || !strings.Contains(stderr, "resuming: 12 of 12 trials done") || again != stdout {
+	if code != 0 || !strings.Contains(stderr, "resuming: 6 of 6 trials done") || again != stdout {
 		t.Errorf("a second run does not resume from the journal: exit %d\n%s%s", code, again, stderr)
 	}
 	if code, rep, _ := polyfuzz(t, "bench", "report", out); code != 0 || rep+"\nreport: "+filepath.Join(out, "bench.html")+"\n" != stdout {
