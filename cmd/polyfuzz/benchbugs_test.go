@@ -2,24 +2,54 @@ package main
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/bench"
+	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/domain"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/pypi"
 )
 
-// TestBenchBugs checks every entry of the benchmark: its recorded case gives its finding on the
-// buggy engine (a planted bug's canary reached and triggered), and not on the fixed engine.
+// TestBenchBugs checks every entry of the benchmark: a real bug names its releases as engine
+// specs (NAME@VERSION, or NAME for the default build), its recorded case is a finding of its oracle
+// and domain, the case gives that finding on the buggy engine (a planted bug: with its plant, its
+// canary reached and triggered) and not on the fixed engine (without the plant). Crash entries
+// run last, since they leave a buggy server dead.
 func TestBenchBugs(t *testing.T) {
 	bugs, err := bench.All()
 	if err != nil {
 		t.Fatal(err)
 	}
+	slices.SortStableFunc(bugs, func(a, b bench.Bug) int {
+		switch ac, bc := a.Class == "crash", b.Class == "crash"; {
+		case ac == bc:
+			return 0
+		case ac:
+			return 1
+		}
+		return -1
+	})
 	for _, b := range bugs {
 		t.Run(b.Domain+"/"+b.ID, func(t *testing.T) {
+			if b.Origin == bench.Real {
+				if b.Buggy != b.Engine+"@"+b.Version && b.Buggy != b.Engine {
+					t.Errorf("buggy is %q; want %s@%s (or %s, the default build, when that is the release)", b.Buggy, b.Engine, b.Version, b.Engine)
+				}
+				if b.Fixed != "" && b.FixedSpec != b.Engine+"@"+b.Fixed {
+					t.Errorf("fixed_spec is %q; want %s@%s", b.FixedSpec, b.Engine, b.Fixed)
+				}
+			}
+			rec, _, _, err := campaign.LoadFinding(filepath.Join("../..", filepath.FromSlash(b.Case)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Oracle != b.Oracle || rec.Domain != b.Domain {
+				t.Errorf("the recorded case is a %s finding of %s; the entry says %s of %s", rec.Oracle, rec.Domain, b.Oracle, b.Domain)
+			}
 			needBugEngines(t, &b)
 			r, err := replayBug(context.Background(), "../..", &b)
 			if err != nil {
