@@ -1,0 +1,6 @@
+CREATE TABLE t0 (c0 INTEGER);
+INSERT INTO t0 (c0) VALUES (1), (10), (NULL);
+-- norec.opt-count
+SELECT COUNT(*) FROM t0 WHERE (t0.c0 >= ((2147483647 + 1) IS NOT NULL));
+-- norec.unopt
+SELECT SUM(count) FROM (SELECT CAST(((t0.c0 >= ((2147483647 + 1) IS NOT NULL))) IS TRUE AS INTEGER) AS count FROM t0) AS res;
