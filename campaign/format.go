@@ -27,7 +27,7 @@ type Format interface {
 // writeRepro writes dir/repro.sh for case c of finding r.
 func (s *Store) writeRepro(dir string, r *Record, c *fuzz.Case, f Format) error {
 	b := f.Repro(c, reproInfo(r))
-	if err := writeAtomic(dir, "repro.sh", b); err != nil {
+	if err := WriteAtomic(dir, "repro.sh", b); err != nil {
 		return err
 	}
 	return os.Chmod(filepath.Join(dir, "repro.sh"), 0o755)

@@ -96,7 +96,7 @@ func copyFiles(from, to string) error {
 		if err != nil {
 			return err
 		}
-		if err := writeAtomic(to, e.Name(), b); err != nil {
+		if err := WriteAtomic(to, e.Name(), b); err != nil {
 			return err
 		}
 		if err := os.Chmod(filepath.Join(to, e.Name()), info.Mode().Perm()); err != nil {

@@ -350,7 +350,7 @@ func (s *Store) writeExample(dir string, r *Record, f *fuzz.Finding, m Meta) err
 		return err
 	}
 	if m.Format != nil {
-		if err := writeAtomic(dir, "case"+m.Format.Ext(), m.Format.CaseText(c, f.Roles)); err != nil {
+		if err := WriteAtomic(dir, "case"+m.Format.Ext(), m.Format.CaseText(c, f.Roles)); err != nil {
 			return err
 		}
 		if err := s.writeRepro(dir, r, c, m.Format); err != nil {
@@ -401,7 +401,7 @@ func (s *Store) writeRecord(dir string, r *Record) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(dir, "finding.json", append(b, '\n'))
+	return WriteAtomic(dir, "finding.json", append(b, '\n'))
 }
 
 // Unreproduced reports whether r is stored as unreproduced, that is, its example did not
@@ -457,7 +457,7 @@ func (s *Store) SetReduced(r *Record, red *fuzz.Finding, f Format) error {
 		if f == nil {
 			return nil
 		}
-		if err := writeAtomic(tmp, "reduced"+f.Ext(), f.CaseText(c, nil)); err != nil {
+		if err := WriteAtomic(tmp, "reduced"+f.Ext(), f.CaseText(c, nil)); err != nil {
 			return err
 		}
 		return s.writeRepro(tmp, r, c, f)
@@ -589,5 +589,5 @@ func writeJSON(dir, name string, v any) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(dir, name, append(b, '\n'))
+	return WriteAtomic(dir, name, append(b, '\n'))
 }
