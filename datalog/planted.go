@@ -139,7 +139,7 @@ func PlantedKinds() []string {
 // Planted is a Datalog target with a planted fault: it rewrites each canonical program as a
 // faulty engine would evaluate it and runs the rewrite on the inner target, which runs canonical
 // programs. A statement that does not parse goes to the inner target unchanged. Once named
-// (SetCanary), it records the bug's canary on each result (as targets/fault's Mark): reached when the
+// (SetCanary), it records the bug's canary on each result (fuzz.Result.MarkCanary): reached when the
 // program has the bug's feature, triggered when the fault changed the program.
 type Planted struct {
 	Inner   fuzz.Target
@@ -196,21 +196,9 @@ func (t *Planted) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	}
 	r, err := t.Inner.Exec(ctx, stmt)
 	if reached {
-		mark(r, t.canary, q != nil)
+		r.MarkCanary(t.canary, q != nil)
 	}
 	return r, err
-}
-
-// mark records a canary on r as targets/fault's Mark does (id reached, id+"!" triggered), which
-// this package, a generator, may not import.
-func mark(r *fuzz.Result, id string, triggered bool) {
-	if r == nil || id == "" {
-		return
-	}
-	r.Canaries = append(r.Canaries, id)
-	if triggered {
-		r.Canaries = append(r.Canaries, id+"!")
-	}
 }
 
 // Rewrite returns the program a faulty engine evaluates instead of p, or nil when the fault does

@@ -128,7 +128,7 @@ func (d *Domain) CheckFault(spec string) error {
 	return err
 }
 
-// canaried is a domain's own planted target that records a canary (fault.Mark) once named.
+// canaried is a domain's own planted target that records a canary (fuzz.Result.MarkCanary) once named.
 type canaried interface{ SetCanary(id string) }
 
 // plantFault returns inner with the fault spec planted: one of the domain's own kinds, a

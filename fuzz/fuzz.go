@@ -122,6 +122,18 @@ type Result struct {
 	Canaries []string `json:"canaries,omitempty"`
 }
 
+// MarkCanary records a planted bug's canary on r: id when the statement reached the bug's feature,
+// and id+"!" too when the bug triggered. A nil r or an empty id records nothing.
+func (r *Result) MarkCanary(id string, triggered bool) {
+	if r == nil || id == "" {
+		return
+	}
+	r.Canaries = append(r.Canaries, id)
+	if triggered {
+		r.Canaries = append(r.Canaries, id+"!")
+	}
+}
+
 // CodeUnexpectedAnswer is the Code of a StatusEngineError result whose engine answered outside
 // its protocol (a solver that prints "banana" where a check-sat wants sat, unsat or unknown): the
 // engine misbehaved rather than rejected the statement. The error oracle titles it "unexpected

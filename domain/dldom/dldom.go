@@ -66,7 +66,7 @@ var Domain = &domain.Domain{
 	DefaultOracles: []string{"metamorphic", "diff"},
 	Timeout:        10 * time.Second, TimeoutHelp: "a program over it is a skipped check (error: timeout)",
 	FaultExample: "drop-row:transformed",
-	Faults:       []domain.Fault{planted(datalog.PlantMixed), planted(datalog.PlantRules)},
+	Faults:       plantedFaults(),
 	GenDefault:   func() string { return datalog.DefaultOptions().String() + "' or '" + dlsmith.DefaultOptions().String() },
 	Styles: []domain.Style{
 		{Name: "queryfuzz", Summary: "queryFuzz: rule transformations of one rule"},
@@ -90,6 +90,15 @@ func init() {
 }
 
 // planted is the domain's own fault of that kind: a faulty rewrite of each program, at a negation
+// plantedFaults are the domain's own faults: every planted fault of package datalog.
+func plantedFaults() []domain.Fault {
+	var out []domain.Fault
+	for _, k := range datalog.PlantedKinds() {
+		out = append(out, planted(k))
+	}
+	return out
+}
+
 // depth the fault's argument gives.
 func planted(kind string) domain.Fault {
 	return domain.Fault{Kind: kind, Help: datalog.PlantedHelp[kind], Wrap: func(inner fuzz.Target, arg string) (fuzz.Target, error) {

@@ -197,18 +197,6 @@ func EncodePlants(ps []Plant) string {
 	return string(b)
 }
 
-// Mark records a canary on r: id when the statement reached the bug's feature, id+"!" too when the
-// bug triggered. A domain's own fault kinds use it for their canaries.
-func Mark(r *fuzz.Result, id string, triggered bool) {
-	if r == nil || id == "" {
-		return
-	}
-	r.Canaries = append(r.Canaries, id)
-	if triggered {
-		r.Canaries = append(r.Canaries, id+"!")
-	}
-}
-
 // Target is a target with a fault.
 type Target struct {
 	fuzz.Target
@@ -258,12 +246,12 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if !holds {
 		r, err := t.Target.Exec(ctx, stmt)
 		if reached {
-			Mark(r, t.Spec.ID, false)
+			r.MarkCanary(t.Spec.ID, false)
 		}
 		return r, err
 	}
 	r, err := t.exec(ctx, stmt)
-	Mark(r, t.Spec.ID, true)
+	r.MarkCanary(t.Spec.ID, true)
 	return r, err
 }
 
