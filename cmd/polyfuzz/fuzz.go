@@ -107,7 +107,8 @@ func (e *engineFlags) register(fs *domain.Flags, d *domain.Domain) {
 	fs.DurationVar(&e.timeout, "timeout", d.Timeout, "per-statement timeout; "+d.TimeoutHelp)
 	fs.StringVar(&e.fault, "fault", "", "plant a known fault KIND:REGEXP in the first engine to prove the oracles fire, e.g.\n"+
 		"      '"+d.FaultExample+"' (kinds: drop-row, add-row, new-row, change-value, error, panic, exit, hang"+ownFaults(d)+");\n"+
-		"      its findings are marked as planted")
+		"      or a JSON list of planted bugs with conditions and canaries, [{\"id\",\"kind\",\"match\",\"context\",\"reach\",\"find\",\"with\"}]\n"+
+		"      (kinds also rewrite and answer; docs/bench.md); its findings are marked as planted")
 	fs.BoolVar(&e.force, "force", false, "work in a server database that holds objects polyfuzz did not create (they are left alone,\n"+
 		"      but a graph database is emptied)")
 	if len(d.Styles) > 0 {
