@@ -1,0 +1,16 @@
+; from seed bv_signed.smt2 c21ef198244638b4 (random model), mode check-sat-using (then dom-simplify smt)
+(set-option :produce-models true)
+(set-logic QF_BV)
+(declare-fun a () (_ BitVec 32))
+(declare-fun b () (_ BitVec 32))
+(assert (bvslt b (bvneg a)))
+(assert true)
+(check-sat-using (then dom-simplify smt))
+(get-value (a b))
+; the model every assertion is true under (polyfuzz's evaluator certifies it):
+;   (define-fun a () (_ BitVec 32) #b10001011010111110110000000111110)
+;   (define-fun b () (_ BitVec 32) #b10000000000000000000000000000000)
+;   ; div0, mod0 and /0 give the values of (div x 0), (mod x 0) and (/ x 0) in this model
+;   (define-fun /0 ((x!0 Real)) Real 0.0)
+;   (define-fun div0 ((x!0 Int)) Int 0)
+;   (define-fun mod0 ((x!0 Int)) Int 0)

@@ -1,0 +1,15 @@
+; from seed uf_pigeons.smt2 0d3ce5ad583a9412 (reference model), mode check-sat-using horn
+(set-option :produce-models true)
+(set-logic QF_UF)
+(declare-sort Hole 0)
+(declare-fun h2 () Hole)
+(declare-fun busy (Hole) Bool)
+(declare-fun next (Hole) Hole)
+(assert (not (busy (next h2))))
+(check-sat-using horn)
+; the model every assertion is true under (polyfuzz's evaluator certifies it):
+;   (define-fun h1 () Hole @Hole_0)
+;   (define-fun h2 () Hole @Hole_1)
+;   (define-fun h3 () Hole @Hole_3)
+;   (define-fun busy ((x!0 Hole)) Bool (ite (= x!0 @Hole_0) true (ite (= x!0 @Hole_1) false (ite (= x!0 @Hole_2) false (ite (= x!0 @Hole_3) false true)))))
+;   (define-fun next ((x!0 Hole)) Hole (ite (= x!0 @Hole_1) @Hole_2 (ite (= x!0 @Hole_0) @Hole_3 (ite (= x!0 @Hole_3) @Hole_0 @Hole_2))))
