@@ -71,16 +71,27 @@ type Bug struct {
 }
 
 // Fault returns the fault spec that plants the bug ("" for a real bug).
-func (b *Bug) Fault() string {
-	if b.given != "" {
-		return b.given
+func (b *Bug) Fault() string { return Faults([]Bug{*b}) }
+
+// Faults returns the --fault value that plants the planted bugs among bugs, stacked in order, each
+// with its id as its canary ("" for none). A bug given as a fault spec (GivenFault) is planted as
+// given.
+func Faults(bugs []Bug) string {
+	var ps []fault.Plant
+	for _, b := range bugs {
+		switch {
+		case b.given != "":
+			return b.given
+		case b.Plant != nil:
+			p := *b.Plant
+			p.ID = b.ID
+			ps = append(ps, p)
+		}
 	}
-	if b.Plant == nil {
+	if len(ps) == 0 {
 		return ""
 	}
-	p := *b.Plant
-	p.ID = b.ID
-	return fault.EncodePlants([]fault.Plant{p})
+	return fault.EncodePlants(ps)
 }
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)

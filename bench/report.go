@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -122,7 +123,7 @@ func Summarize(plan Plan, bugs []Bug, results []Result) *Summary {
 			var hit []float64
 			var reached, triggered int64
 			for _, r := range results {
-				if r.Style != style || r.Error != "" || !contains(r.Bugs, id) {
+				if r.Style != style || r.Error != "" || !slices.Contains(r.Bugs, id) {
 					continue
 				}
 				c.Trials++
@@ -177,15 +178,6 @@ func Summarize(plan Plan, bugs []Bug, results []Result) *Summary {
 	}
 	s.Ranking = RankTrials(ttd, false)
 	return s
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func mean(xs []float64) float64 {

@@ -99,7 +99,7 @@ type Result struct {
 	Checks   int64            `json:"checks"`
 	Seconds  float64          `json:"seconds"`
 	// ValidRate is the share of statements the engine answered without error; SkipRate the
-	// share of oracle checks skipped.
+	// share of oracle checks skipped (the error oracle's skips, timeouts, not counted).
 	ValidRate float64 `json:"valid_rate"`
 	SkipRate  float64 `json:"skip_rate"`
 	// Findings are the titles of the unique findings; Unexplained those no bug of the trial

