@@ -81,3 +81,42 @@ func TestBenchBadInput(t *testing.T) {
 		{"compare fault and bugs", []string{"compare", "--oracle", "norec", "--fault", "drop-row:x", "--bugs", "all"}, 2, "not both"},
 	})
 }
+
+// TestBenchAttribution plants two bugs in one campaign: one that drops a row of NoREC's counts,
+// and one that triggers on the same queries but rewrites them into equivalent ones. Every
+// finding's case triggers both, and only the first may be credited with it.
+func TestBenchAttribution(t *testing.T) {
+	bugs := `[
+ {"id":"t-drops","domain":"sql","origin":"planted","class":"wrong-value","engine":"sqlite","version":"bundled","buggy":"sqlite",
+  "fixed_spec":"sqlite","trigger":"COUNT(*) with a WHERE","ref":"test","case":"none","oracle":"norec",
+  "plant":{"kind":"drop-row","match":"^SELECT COUNT\\(\\*\\) FROM .* WHERE "}},
+ {"id":"t-silent","domain":"sql","origin":"planted","class":"none","engine":"sqlite","version":"bundled","buggy":"sqlite",
+  "fixed_spec":"sqlite","trigger":"any WHERE, rewritten into an equivalent one","ref":"test","case":"none","oracle":"norec",
+  "plant":{"kind":"rewrite","match":"^SELECT .* WHERE ","find":"\\bWHERE ","with":"WHERE 1=1 AND "}}]`
+	file := filepath.Join(t.TempDir(), "bugs.json")
+	if err := os.WriteFile(file, []byte(bugs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(bench.ExtraEnv, file)
+	out := t.TempDir()
+	code, stdout, stderr := polyfuzz(t, "bench", "--domain", "sql", "--styles", "norec", "--bugs", "t-drops,t-silent",
+		"--trials", "2", "--budget", "2s", "--seed", "1", "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	_, results, err := bench.ReadJournal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if _, ok := r.Detected["t-drops"]; !ok {
+			t.Errorf("trial %d: t-drops not detected: %+v", r.Index, r)
+		}
+		if _, ok := r.Detected["t-silent"]; ok {
+			t.Errorf("trial %d: t-silent, which changes no answer, was credited with a finding", r.Index)
+		}
+		if r.Canaries["t-silent!"] == 0 {
+			t.Errorf("trial %d: t-silent never triggered, so the test proves nothing: %v", r.Index, r.Canaries)
+		}
+	}
+}
