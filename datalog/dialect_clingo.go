@@ -84,7 +84,7 @@ func (d Clingo) Script(p *Program, base string) (map[string]string, string, erro
 // clingoCheck returns an *Unsupported error for the first constant of p that clingo cannot
 // hold.
 func clingoCheck(p *Program) error {
-	return eachTerm(p, func(t Term) error {
+	for t := range p.Terms() {
 		switch {
 		case t.Kind == Num && (t.Num < math.MinInt32 || t.Num > math.MaxInt32):
 			return &Unsupported{Engine: "clingo", Feature: "number-range",
@@ -92,28 +92,6 @@ func clingoCheck(p *Program) error {
 		case t.Kind == Sym && strings.IndexByte(t.Sym, 0) >= 0:
 			return &Unsupported{Engine: "clingo", Feature: "symbol-nul",
 				Detail: "symbol " + quote(t.Sym) + " holds a NUL byte, which ends a clingo string"}
-		}
-		return nil
-	})
-}
-
-// eachTerm calls f on every term of p's rules, in order, and returns its first error.
-func eachTerm(p *Program, f func(Term) error) error {
-	for _, r := range p.Rules {
-		for _, a := range append([]Atom{r.Head}, r.Body...) {
-			for _, t := range a.Args {
-				if err := f(t); err != nil {
-					return err
-				}
-			}
-		}
-		for _, c := range r.Constraints {
-			if err := f(c.Left); err != nil {
-				return err
-			}
-			if err := f(c.Right); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

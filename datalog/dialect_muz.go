@@ -96,16 +96,8 @@ func newDomain(p *Program) *domain {
 			d.syms = append(d.syms, t.Sym)
 		}
 	}
-	for _, r := range p.Rules {
-		for _, a := range append([]Atom{r.Head}, r.Body...) {
-			for _, t := range a.Args {
-				add(t)
-			}
-		}
-		for _, c := range r.Constraints {
-			add(c.Left)
-			add(c.Right)
-		}
+	for t := range p.Terms() {
+		add(t)
 	}
 	slices.Sort(d.nums)
 	slices.Sort(d.syms)

@@ -1,6 +1,9 @@
 package datalog
 
-import "fmt"
+import (
+	"fmt"
+	"iter"
+)
 
 // Type is the type of a relation attribute. The zero value is invalid.
 type Type int
@@ -119,6 +122,38 @@ type Rule struct {
 
 // IsFact reports whether r has neither body atoms nor constraints.
 func (r Rule) IsFact() bool { return len(r.Body) == 0 && len(r.Constraints) == 0 }
+
+// Terms yields every term of r in order: the head's arguments, the body atoms', then each
+// constraint's left and right.
+func (r Rule) Terms() iter.Seq[Term] {
+	return func(yield func(Term) bool) {
+		for _, a := range append([]Atom{r.Head}, r.Body...) {
+			for _, t := range a.Args {
+				if !yield(t) {
+					return
+				}
+			}
+		}
+		for _, c := range r.Constraints {
+			if !yield(c.Left) || !yield(c.Right) {
+				return
+			}
+		}
+	}
+}
+
+// Terms yields every term of p's rules, rule by rule (Rule.Terms).
+func (p *Program) Terms() iter.Seq[Term] {
+	return func(yield func(Term) bool) {
+		for _, r := range p.Rules {
+			for t := range r.Terms() {
+				if !yield(t) {
+					return
+				}
+			}
+		}
+	}
+}
 
 // Program is a Datalog program.
 type Program struct {

@@ -295,16 +295,8 @@ func (f *faulty) dom(t Type) string {
 			f.q.Rules = append(f.q.Rules, Rule{Head: Atom{Rel: name, Args: []Term{c}}})
 		}
 	}
-	for _, r := range f.p.Rules {
-		for _, a := range append([]Atom{r.Head}, r.Body...) {
-			for _, x := range a.Args {
-				add(x)
-			}
-		}
-		for _, c := range r.Constraints {
-			add(c.Left)
-			add(c.Right)
-		}
+	for x := range f.p.Terms() {
+		add(x)
 	}
 	return name
 }
@@ -315,13 +307,8 @@ func (f *faulty) typeOf(a Atom, i int) Type { return f.p.Relation(a.Rel).Attrs[i
 // freshVar returns a variable name that rule r does not use.
 func freshVar(r Rule, base string) string {
 	used := map[string]bool{}
-	for _, a := range append([]Atom{r.Head}, r.Body...) {
-		for _, x := range a.Args {
-			used[x.Name] = true
-		}
-	}
-	for _, c := range r.Constraints {
-		used[c.Left.Name], used[c.Right.Name] = true, true
+	for x := range r.Terms() {
+		used[x.Name] = true
 	}
 	name := base
 	for i := 1; used[name]; i++ {

@@ -273,21 +273,9 @@ func checkSymbols(p *Program, d *sqlDialect) error {
 		}
 		return nil
 	}
-	for _, r := range p.Rules {
-		for _, a := range append([]Atom{r.Head}, r.Body...) {
-			for _, t := range a.Args {
-				if err := check(t); err != nil {
-					return err
-				}
-			}
-		}
-		for _, c := range r.Constraints {
-			if err := check(c.Left); err != nil {
-				return err
-			}
-			if err := check(c.Right); err != nil {
-				return err
-			}
+	for t := range p.Terms() {
+		if err := check(t); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -521,22 +521,10 @@ func positiveAtoms(r Rule) []int {
 // ruleVarNames returns the variables of r in order of first appearance: head, body, constraints.
 func ruleVarNames(r Rule) []string {
 	var out []string
-	add := func(t Term) {
+	for t := range r.Terms() {
 		if t.Kind == Var && !slices.Contains(out, t.Name) {
 			out = append(out, t.Name)
 		}
-	}
-	for _, t := range r.Head.Args {
-		add(t)
-	}
-	for _, a := range r.Body {
-		for _, t := range a.Args {
-			add(t)
-		}
-	}
-	for _, c := range r.Constraints {
-		add(c.Left)
-		add(c.Right)
 	}
 	return out
 }
