@@ -17,10 +17,7 @@ func newCozo(tb testing.TB, timeout time.Duration) *datalog.Engine {
 	return openEngine(tb, func() (*cozo.Target, error) {
 		tg, err := cozo.New(cozo.Options{Timeout: timeout})
 		if err != nil && (strings.Contains(err.Error(), "missing") || strings.Contains(err.Error(), "not found")) {
-			if testenv.InCI() {
-				tb.Fatalf("cozo is missing in CI: the test script (scripts/test.sh) should have run python_env: %v", err)
-			}
-			tb.Skipf("cozo is missing: %v", err)
+			testenv.Missing(tb, "cozo is missing: "+err.Error()+" (scripts/test.sh runs python_env)")
 		}
 		return tg, err
 	}, datalog.Cozo{})

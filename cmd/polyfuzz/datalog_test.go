@@ -31,10 +31,7 @@ func dlEngineArg(t *testing.T, name string) string {
 		testenv.NeedPythonModule(t, rowserver.Python(""), map[string]string{"clingo": "clingo", "cozo": "cozo_embedded"}[name])
 	case "ascent":
 		if _, err := ascent.FindCargo(""); err != nil {
-			if testenv.InCI() {
-				t.Fatalf("cargo is missing in CI: %v", err)
-			}
-			t.Skipf("ascent needs cargo: %v", err)
+			testenv.Missing(t, "ascent needs cargo: "+err.Error())
 		}
 	case "postgres":
 		return name + "=" + testenv.NeedDSN(t, "POLYFUZZ_POSTGRES_DSN")

@@ -16,10 +16,7 @@ import (
 func needCargo(t testing.TB) {
 	t.Helper()
 	if _, err := FindCargo(""); err != nil {
-		if testenv.InCI() {
-			t.Fatalf("%v: the test script (scripts/test.sh) should have installed Rust and run ascent_prepare", err)
-		}
-		t.Skipf("%v; then run ascent_prepare (scripts/ascent.sh) to build the cached project", err)
+		testenv.Missing(t, err.Error()+": install Rust (scripts/test.sh does) and run ascent_prepare (scripts/ascent.sh) to build the cached project")
 	}
 }
 
