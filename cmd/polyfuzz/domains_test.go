@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyfuzz/polyfuzz/domain"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
@@ -73,5 +74,30 @@ func TestDomainTable(t *testing.T) {
 				t.Errorf("%s: exit %d\n%s%s", strings.Join(cargs, " "), code, cout, cerr)
 			}
 		})
+	}
+}
+
+// TestEngineVersions checks NAME@VERSION in engine flags: a versioned server's DSN comes from its
+// version's variable before the engine's, and the version is kept in the spec.
+func TestEngineVersions(t *testing.T) {
+	t.Setenv("POLYFUZZ_FALKORDB_URL", "redis://127.0.0.1:1")
+	t.Setenv("POLYFUZZ_FALKORDB_URL_4_14_2", "redis://127.0.0.1:2")
+	d, _ := findDomain("graph")
+	for _, tc := range []struct{ arg, version, dsn string }{
+		{"falkordb", "", "redis://127.0.0.1:1"},
+		{"falkordb@4.14.2", "4.14.2", "redis://127.0.0.1:2"},
+		{"falkordb@4.22.1", "4.22.1", "redis://127.0.0.1:1"},
+		{"falkordb@4.14.2=redis://127.0.0.1:3", "4.14.2", "redis://127.0.0.1:3"},
+	} {
+		specs, err := d.EngineArgs([]string{tc.arg}, domain.Spec{})
+		if err != nil || specs[0].Version != tc.version || specs[0].DSN != tc.dsn {
+			t.Errorf("%s: %+v, %v; want version %q at %s", tc.arg, specs, err, tc.version, tc.dsn)
+		}
+	}
+	if _, err := d.EngineArgs([]string{"falkordb@4.14.2", "falkordb@4.22.1"}, domain.Spec{}); err != nil {
+		t.Errorf("two releases of one engine side by side: %v", err)
+	}
+	if _, err := d.EngineArgs([]string{"falkordb@4.14.2", "falkordb@4.14.2"}, domain.Spec{}); err == nil {
+		t.Error("one release given twice is accepted")
 	}
 }
