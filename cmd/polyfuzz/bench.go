@@ -267,10 +267,13 @@ func (r *benchRun) group(name string) []bench.Bug {
 // without the bug named except; fixed: the fixed engine of that real bug).
 func (r *benchRun) settings(style string, group []bench.Bug, except string, fixed bool) (*domain.Settings, error) {
 	gen, oracles, extra := r.resolve(style)
-	args := append(slices.Clone(r.args), extra...)
+	// The bugs' options first, then the style's: a style that sets what a bug asks for (a share
+	// of tactics, say) is measured as the style says.
+	args := slices.Clone(r.args)
 	for _, b := range group {
 		args = append(args, b.Options...)
 	}
+	args = append(args, extra...)
 	fs, ef, apply := r.flags()
 	if err := fs.FlagSet.Parse(args); err != nil {
 		return nil, fmt.Errorf("style %s: %w", style, err)
