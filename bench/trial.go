@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -163,12 +164,29 @@ func OpenJournal(dir string, plan Plan) (*Journal, error) {
 			return nil, err
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "trials.jsonl"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	path := filepath.Join(dir, "trials.jsonl")
+	if err := cutPartialLine(path); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		return nil, err
 	}
 	j.f = f
 	return j, nil
+}
+
+// cutPartialLine drops a last line that a crash cut short, so that the next result starts a line
+// of its own.
+func cutPartialLine(path string) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || len(b) == 0 || b[len(b)-1] == '\n' {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return os.Truncate(path, int64(strings.LastIndexByte(string(b), '\n')+1))
 }
 
 // readResults reads trials.jsonl; a last line cut short by a crash is dropped.
@@ -187,17 +205,27 @@ func readResults(path string) ([]Result, error) {
 	for sc.Scan() {
 		var r Result
 		if json.Unmarshal(sc.Bytes(), &r) == nil && r.Style != "" {
-			out = append(out, r)
+			out = record(out, r)
 		}
 	}
 	return out, sc.Err()
 }
 
-// Done reports whether trial t has a result.
+// record puts r into results, replacing an earlier result of the same trial (a failed trial run
+// again).
+func record(results []Result, r Result) []Result {
+	if i := slices.IndexFunc(results, func(o Result) bool { return o.Key() == r.Key() }); i >= 0 {
+		results[i] = r
+		return results
+	}
+	return append(results, r)
+}
+
+// Done reports whether trial t has run; a trial that failed (Error) runs again on resume.
 func (j *Journal) Done(t Trial) bool {
 	for _, r := range j.Results {
 		if r.Key() == t.Key() {
-			return true
+			return r.Error == ""
 		}
 	}
 	return false
@@ -215,7 +243,7 @@ func (j *Journal) Append(r Result) error {
 	if err := j.f.Sync(); err != nil {
 		return err
 	}
-	j.Results = append(j.Results, r)
+	j.Results = record(j.Results, r)
 	return nil
 }
 

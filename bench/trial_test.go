@@ -21,8 +21,12 @@ func TestJournalResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range trials[:4] {
-		if err := j.Append(Result{Trial: tr, Bugs: []string{"a", "b"}}); err != nil {
+	for i, tr := range trials[:4] {
+		r := Result{Trial: tr, Bugs: []string{"a", "b"}}
+		if i == 3 {
+			r.Error = "cannot reach the engine" // runs again on resume
+		}
+		if err := j.Append(r); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -43,8 +47,14 @@ func TestJournalResumes(t *testing.T) {
 			todo++
 		}
 	}
-	if todo != 2 {
-		t.Errorf("%d trials to do after resuming, want 2", todo)
+	if todo != 3 {
+		t.Errorf("%d trials to do after resuming, want 3 (one failed)", todo)
+	}
+	if err := j.Append(Result{Trial: trials[3], Tests: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if _, results, err := ReadJournal(dir); err != nil || len(results) != 4 || results[3].Error != "" || results[3].Tests != 5 {
+		t.Errorf("the failed trial's rerun does not replace it: %+v, %v", results, err)
 	}
 	other := plan
 	other.Trials = 4

@@ -100,6 +100,9 @@ func (t *Target) open(ctx context.Context) error {
 	if err := t.c.Ping(cctx).Err(); err != nil {
 		return t.connectError(ctx, err)
 	}
+	// Every step below is bounded: a server whose graph threads are stuck must not hang the caller.
+	ctx, cancel = context.WithTimeout(ctx, recoveryWait)
+	defer cancel()
 	t.version = t.moduleVersion(ctx)
 	if err := t.c.Do(ctx, "GRAPH.QUERY", t.key, "RETURN 1", "--compact").Err(); err != nil {
 		if strings.Contains(strings.ToLower(err.Error()), "unknown command") {
@@ -184,6 +187,10 @@ func (t *Target) otherClient(ctx context.Context) string {
 
 // failed returns a one-line error for a failed internal step.
 func (t *Target) failed(what string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("falkordb at %s: %s: no answer within %s: the server is busy (a statement still running "+
+			"past its timeout?); restart it", t.addr, what, recoveryWait)
+	}
 	return fmt.Errorf("falkordb at %s: %s: %s", t.addr, what, t.redact(oneLine(err.Error())))
 }
 
@@ -341,6 +348,8 @@ func (t *Target) Reset(ctx context.Context) error {
 
 func (t *Target) deleteGraph(ctx context.Context) error {
 	t.labels, t.keys, t.types = nil, nil, nil
+	ctx, cancel := context.WithTimeout(ctx, recoveryWait)
+	defer cancel()
 	err := t.c.Do(ctx, "GRAPH.DELETE", t.key).Err()
 	if err != nil && !strings.Contains(err.Error(), "empty key") {
 		return t.failed("delete graph "+t.key, err)
