@@ -544,7 +544,10 @@ func (det *detector) hit(f *fuzz.Finding, o fuzz.Oracle) {
 	reproduced := false
 	for _, b := range det.group {
 		key := b.ID + "\x00" + f.Title
-		if _, done := det.at[b.ID]; done || det.tries[key] >= maxTries || (b.Plant != nil && canaries && !triggered[b.ID]) {
+		// A bug already detected is still tried on titles nothing explains yet (a second symptom
+		// of it); its time of detection stays the first.
+		_, done := det.at[b.ID]
+		if (done && det.explained[f.Title]) || det.tries[key] >= maxTries || (b.Plant != nil && canaries && !triggered[b.ID]) {
 			continue
 		}
 		if b.Plant == nil && b.FixedSpec == "" {
@@ -558,7 +561,9 @@ func (det *detector) hit(f *fuzz.Finding, o fuzz.Oracle) {
 			reproduced = true
 		}
 		if !det.gives(f, o, b.ID, b.Plant == nil) {
-			det.at[b.ID] = now
+			if !done {
+				det.at[b.ID] = now
+			}
 			det.explained[f.Title] = true
 		}
 	}
