@@ -60,6 +60,11 @@ type Bug struct {
 	// oracle whose finding it gives.
 	Case   string `json:"case"`
 	Oracle string `json:"oracle"`
+	// Signature tells the bug apart from other bugs of its release that the same release fixes
+	// (the fixed-release check alone credits a finding to all of them): a finding is this bug's
+	// only when its title matches Signature.Title and its case's text Signature.Case (regular
+	// expressions; an empty one matches anything).
+	Signature *Signature `json:"signature,omitempty"`
 	// Options are campaign flags a trial on this bug needs (a share of tactics, say).
 	Options []string `json:"options,omitempty"`
 	// Plant is a planted bug's fault.
@@ -68,6 +73,28 @@ type Bug struct {
 	Notes string `json:"notes,omitempty"`
 	// given is the fault spec of a bug given to a command (GivenFault).
 	given string
+}
+
+// Signature is what a real bug's findings look like (see [Bug.Signature]).
+type Signature struct {
+	Title string `json:"title,omitempty"`
+	Case  string `json:"case,omitempty"`
+}
+
+// Matches reports whether a finding with this title and case texts has the bug's signature (always,
+// when the bug has none).
+func (b *Bug) Matches(title string, texts []string) bool {
+	if b.Signature == nil {
+		return true
+	}
+	if b.Signature.Title != "" && !regexp.MustCompile(b.Signature.Title).MatchString(title) {
+		return false
+	}
+	if b.Signature.Case == "" {
+		return true
+	}
+	re := regexp.MustCompile(b.Signature.Case)
+	return slices.ContainsFunc(texts, re.MatchString)
 }
 
 // Fault returns the fault spec that plants the bug ("" for a real bug).
@@ -121,6 +148,13 @@ func (b *Bug) check() error {
 		return fmt.Errorf("bug %s: origin %q: want %s or %s", b.ID, b.Origin, Real, Planted)
 	case b.Origin == Real && b.Fixed != "" && b.FixedSpec == "":
 		return fmt.Errorf("bug %s: fixed in %s but no fixed_spec names that engine", b.ID, b.Fixed)
+	}
+	if sig := b.Signature; sig != nil {
+		for _, re := range []string{sig.Title, sig.Case} {
+			if _, err := regexp.Compile(re); err != nil {
+				return fmt.Errorf("bug %s: signature: %w", b.ID, err)
+			}
+		}
 	}
 	if b.Plant != nil && !b.Plant.Own() {
 		p := *b.Plant

@@ -553,6 +553,9 @@ func (det *detector) hit(f *fuzz.Finding, o fuzz.Oracle) {
 		if b.Plant == nil && b.FixedSpec == "" {
 			continue // an open bug has no fixed engine to tell its findings apart
 		}
+		if f.Case != nil && !b.Matches(f.Title, slices.Concat(f.Case.Setup, f.Case.Texts())) {
+			continue // another bug of the same release
+		}
 		det.tries[key]++
 		if !reproduced {
 			if !det.gives(f, o, "", false) {
