@@ -60,10 +60,10 @@ type Bug struct {
 	// oracle whose finding it gives.
 	Case   string `json:"case"`
 	Oracle string `json:"oracle"`
-	// Signature tells the bug apart from other bugs of its release that the same release fixes
-	// (the fixed-release check alone credits a finding to all of them): a finding is this bug's
-	// only when its title matches Signature.Title and its case's text Signature.Case (regular
-	// expressions; an empty one matches anything).
+	// Signature tells a real bug apart from the other bugs its fixed release fixes (the
+	// fixed-release check alone credits every one of them with each finding): a finding is this
+	// bug's only when its title matches Signature.Title and one of its case's texts
+	// Signature.Case (regular expressions; an empty Case matches anything). Every real bug has one.
 	Signature *Signature `json:"signature,omitempty"`
 	// Options are campaign flags a trial on this bug needs (a share of tactics, say).
 	Options []string `json:"options,omitempty"`
@@ -146,6 +146,8 @@ func (b *Bug) check() error {
 		return fmt.Errorf("bug %s: a real bug has no plant", b.ID)
 	case b.Origin != Real && b.Origin != Planted:
 		return fmt.Errorf("bug %s: origin %q: want %s or %s", b.ID, b.Origin, Real, Planted)
+	case b.Origin == Real && (b.Signature == nil || b.Signature.Title == ""):
+		return fmt.Errorf("bug %s: a real bug needs a signature with a title pattern (what its findings look like)", b.ID)
 	case b.Origin == Real && b.Fixed != "" && b.FixedSpec == "":
 		return fmt.Errorf("bug %s: fixed in %s but no fixed_spec names that engine", b.ID, b.Fixed)
 	}

@@ -40,9 +40,10 @@ func TestCheck(t *testing.T) {
 		{func(b *Bug) { b.Ref = "" }, "missing ref"},
 		{func(b *Bug) { b.Domain = "nosql" }, "unknown domain"},
 		{func(b *Bug) { b.Plant = nil }, "needs its plant"},
-		{func(b *Bug) { b.Origin = Real }, "a real bug has no plant"},
+		{func(b *Bug) { b.Origin, b.Signature = Real, &Signature{Title: "^x"} }, "a real bug has no plant"},
 		{func(b *Bug) { b.Plant = &fault.Plant{Kind: "rewrite", Match: "x"} }, "needs find"},
-		{func(b *Bug) { b.Origin, b.Plant, b.Fixed = Real, nil, "4" }, "no fixed_spec"},
+		{func(b *Bug) { b.Origin, b.Plant, b.Fixed, b.Signature = Real, nil, "4", &Signature{Title: "^x"} }, "no fixed_spec"},
+		{func(b *Bug) { b.Origin, b.Plant = Real, nil }, "needs a signature"},
 		{func(b *Bug) { b.Signature = &Signature{Case: "(mod"} }, "signature"},
 	} {
 		b := good
