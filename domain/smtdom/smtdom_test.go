@@ -1,0 +1,44 @@
+package smtdom
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/pypi"
+)
+
+// TestVersionedSolvers checks NAME@VERSION: a solver of Wheels runs its release's executable and
+// answers; one that takes no version is refused with the list of those that do.
+func TestVersionedSolvers(t *testing.T) {
+	if _, err := solverOptions(domain.Spec{Engine: "cvc5", Version: "1.4.2"}); err == nil || !strings.Contains(err.Error(), "only yices, z3 take") {
+		t.Errorf("cvc5@1.4.2: %v, want a refusal naming yices, z3", err)
+	}
+	for _, tc := range []struct {
+		engine, version string
+		script, want    string
+	}{
+		{"yices", "2.6.5.post24", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)", "[[sat]]"},
+		{"yices", "2.6.5.post24", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
+		{"z3", "5.4.1", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
+	} {
+		w := Wheels[tc.engine]
+		if !pypi.Installed(w.Package, w.Version(tc.version)) {
+			testenv.Missing(t, fmt.Sprintf("%s==%s is not installed: polyfuzz bench install %s==%s", w.Package,
+				w.Version(tc.version), w.Package, w.Version(tc.version)))
+			continue
+		}
+		tg, err := openSolver(context.Background(), domain.Spec{Engine: tc.engine, Version: tc.version, Timeout: 5e9})
+		if err != nil {
+			t.Fatalf("%s@%s: %v", tc.engine, tc.version, err)
+		}
+		r, err := tg.Exec(context.Background(), tc.script)
+		tg.Close()
+		if err != nil || r.Failed() || fmt.Sprint(r.Rows) != tc.want {
+			t.Errorf("%s@%s: %s: %+v, %v; want %s", tc.engine, tc.version, tc.script, r, err, tc.want)
+		}
+	}
+}
