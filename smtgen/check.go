@@ -39,8 +39,12 @@ type SortAlias struct {
 	Body   *Sort
 }
 
-// Env is what a script declares, as [Check] found it. Declarations are global: push and pop do not
-// remove them, and a symbol declared twice must have the same signature both times.
+// Env is what a script declares, as [Check] found it. While checking, declarations follow the
+// script's assertion levels: (pop n) and (reset-assertions) remove those of the levels they remove
+// (unless :global-declarations is true), after which the name may be declared again. The Env that
+// Check returns holds every declaration the script made, popped or not, so one Env serves all its
+// assertions: a name declared again after a pop must therefore have the same signature (and a
+// define-fun the same body) as before, or Check reports an [UnsupportedError] "redeclared-symbol".
 type Env struct {
 	// Logic is the argument of set-logic, "" without one.
 	Logic string
@@ -56,6 +60,18 @@ type Env struct {
 	Order []string
 	// realNumerals is set in logics whose only numbers are reals (QF_LRA...): numerals are Real.
 	realNumerals bool
+	// levels lists what each assertion level declared (levels[0] is the first level); global is
+	// :global-declarations; popped holds what pops removed, restored when Check ends.
+	levels [][]scopeName
+	global bool
+	popped map[scopeName]any
+}
+
+// scopeName is a declared name in its namespace: 's' for sorts (declare-sort, define-sort), 'f'
+// for functions and constants (declare-fun, declare-const, define-fun, :named).
+type scopeName struct {
+	ns   byte
+	name string
 }
 
 // NewEnv returns an empty environment for logic (which may be "").
@@ -80,8 +96,12 @@ func realOnlyLogic(logic string) bool {
 // functions and arrays with Real parameters) the checker makes the promotion explicit: it replaces
 // the term by (to_real t), or a numeral n by the decimal n.0, in the parent's Args. Constructs it
 // does not model give a *[UnsupportedError]; ill-sorted terms give an error naming the term.
+//
+// Push, pop, reset-assertions and :global-declarations scope the declarations as SMT-LIB 2.6 says
+// (see [Env]); a script with (reset) holds several scripts and must be split first ([SplitResets]).
 func Check(s *Script) (*Env, error) {
 	env := NewEnv(s.Logic())
+	defer env.restorePopped()
 	for _, c := range s.Commands {
 		if err := env.command(c); err != nil {
 			return env, err
@@ -90,27 +110,168 @@ func Check(s *Script) (*Env, error) {
 	return env, nil
 }
 
+// record notes that the current assertion level declared n.
+func (e *Env) record(n scopeName) {
+	if len(e.levels) == 0 {
+		e.levels = [][]scopeName{nil}
+	}
+	top := len(e.levels) - 1
+	e.levels[top] = append(e.levels[top], n)
+}
+
+// popLevels removes the top n assertion levels (keep: the number of levels that stay, 0 to empty
+// the first level as well) and, unless declarations are global, what they declared.
+func (e *Env) popLevels(keep int) {
+	if len(e.levels) == 0 {
+		e.levels = [][]scopeName{nil}
+	}
+	for len(e.levels) > keep {
+		top := e.levels[len(e.levels)-1]
+		e.levels = e.levels[:len(e.levels)-1]
+		if e.global {
+			continue
+		}
+		for i := len(top) - 1; i >= 0; i-- {
+			e.unbind(top[i])
+		}
+	}
+	if len(e.levels) == 0 {
+		e.levels = [][]scopeName{nil}
+	}
+}
+
+// unbind moves n's declaration from the maps to e.popped.
+func (e *Env) unbind(n scopeName) {
+	if e.popped == nil {
+		e.popped = map[scopeName]any{}
+	}
+	switch {
+	case n.ns == 's' && e.Aliases[n.name] != nil:
+		e.popped[n] = e.Aliases[n.name]
+		delete(e.Aliases, n.name)
+	case n.ns == 's':
+		if k, ok := e.Sorts[n.name]; ok {
+			e.popped[n] = k
+			delete(e.Sorts, n.name)
+		}
+	case e.Decls[n.name] != nil:
+		e.popped[n] = e.Decls[n.name]
+		delete(e.Decls, n.name)
+	case e.Defs[n.name] != nil:
+		e.popped[n] = e.Defs[n.name]
+		delete(e.Defs, n.name)
+	}
+}
+
+// rebind handles a declaration of a name that a pop removed: v (an arity, *SortAlias, *Decl or
+// *Def) must equal the popped one, which becomes visible again; otherwise the name stands for two
+// things the one Env cannot hold. ok reports whether the name had been popped.
+func (e *Env) rebind(n scopeName, v any) (ok bool, err error) {
+	old, ok := e.popped[n]
+	if !ok {
+		return false, nil
+	}
+	if scopeKey(old) != scopeKey(v) {
+		return true, &UnsupportedError{"redeclared-symbol", n.name + " declared again after a pop with another signature or definition"}
+	}
+	delete(e.popped, n)
+	switch o := old.(type) {
+	case int:
+		e.Sorts[n.name] = o
+	case *SortAlias:
+		e.Aliases[n.name] = o
+	case *Decl:
+		e.Decls[n.name] = o
+	case *Def:
+		e.Defs[n.name] = o
+	}
+	e.record(n)
+	return true, nil
+}
+
+// scopeKey prints a declaration for comparison: its kind, signature and (definitions) body.
+func scopeKey(v any) string {
+	var b strings.Builder
+	switch d := v.(type) {
+	case int:
+		fmt.Fprintf(&b, "sort %d", d)
+	case *SortAlias:
+		fmt.Fprintf(&b, "alias %v %s", d.Params, d.Body)
+	case *Decl:
+		fmt.Fprintf(&b, "decl %v %s", d.ArgSorts, d.Ret)
+	case *Def:
+		b.WriteString("def")
+		for _, p := range d.Params {
+			fmt.Fprintf(&b, " %s %s", p.Name, p.Sort)
+		}
+		fmt.Fprintf(&b, " %s %s", d.Ret, d.Body)
+	}
+	return b.String()
+}
+
+// restorePopped puts back what pops removed, so that the Env holds every declaration.
+func (e *Env) restorePopped() {
+	for n, v := range e.popped {
+		switch o := v.(type) {
+		case int:
+			e.Sorts[n.name] = o
+		case *SortAlias:
+			e.Aliases[n.name] = o
+		case *Decl:
+			e.Decls[n.name] = o
+		case *Def:
+			e.Defs[n.name] = o
+		}
+	}
+	e.popped = nil
+}
+
 // command checks one command and records its declarations.
 func (e *Env) command(c *Command) error {
 	switch c.Name {
 	case "set-logic":
 		e.Logic = c.Symbol
 		e.realNumerals = realOnlyLogic(c.Symbol)
+	case "set-option":
+		if c.Attr.Key == ":global-declarations" {
+			e.global = c.Attr.Value == "true"
+		}
+	case "push":
+		if len(e.levels) == 0 {
+			e.levels = [][]scopeName{nil}
+		}
+		for i := 0; i < c.Arity; i++ {
+			e.levels = append(e.levels, nil)
+		}
+	case "pop":
+		if pushed := len(e.levels) - 1; c.Arity > pushed {
+			return fmt.Errorf("(pop %d) with only %d pushed assertion levels", c.Arity, max(pushed, 0))
+		}
+		e.popLevels(len(e.levels) - c.Arity)
+	case "reset-assertions":
+		e.popLevels(0)
+	case "reset":
+		return fmt.Errorf("(reset) starts another script: split the script with SplitResets first")
 	case "declare-sort":
-		if n, ok := e.Sorts[c.Symbol]; ok {
-			if n != c.Arity {
-				return &UnsupportedError{"redeclaration", "sort " + c.Symbol}
-			}
-			return nil
+		if e.Sorts == nil {
+			e.Sorts = map[string]int{}
+		}
+		if e.Aliases == nil {
+			e.Aliases = map[string]*SortAlias{}
+		}
+		n := scopeName{'s', c.Symbol}
+		if _, ok := e.Sorts[c.Symbol]; ok {
+			return fmt.Errorf("sort %s declared twice in the same scope", c.Symbol)
+		}
+		if ok, err := e.rebind(n, c.Arity); ok || err != nil {
+			return err
 		}
 		if _, err := e.resolveSort(&Sort{Name: c.Symbol}, nil); err == nil || e.Aliases[c.Symbol] != nil {
 			return &UnsupportedError{"redeclaration", "sort " + c.Symbol}
 		}
-		if e.Sorts == nil {
-			e.Sorts = map[string]int{}
-		}
 		e.Sorts[c.Symbol] = c.Arity
 		e.SortOrder = append(e.SortOrder, c.Symbol)
+		e.record(n)
 	case "define-sort":
 		params := make([]string, len(c.Params))
 		for i, p := range c.Params {
@@ -122,7 +283,19 @@ func (e *Env) command(c *Command) error {
 		if e.Aliases == nil {
 			e.Aliases = map[string]*SortAlias{}
 		}
-		e.Aliases[c.Symbol] = &SortAlias{Name: c.Symbol, Params: params, Body: c.Sort}
+		if e.Sorts == nil {
+			e.Sorts = map[string]int{}
+		}
+		a := &SortAlias{Name: c.Symbol, Params: params, Body: c.Sort}
+		n := scopeName{'s', c.Symbol}
+		if _, ok := e.Aliases[c.Symbol]; ok {
+			return fmt.Errorf("sort %s defined twice in the same scope", c.Symbol)
+		}
+		if ok, err := e.rebind(n, a); ok || err != nil {
+			return err
+		}
+		e.Aliases[c.Symbol] = a
+		e.record(n)
 	case "declare-const", "declare-fun":
 		d := &Decl{Name: c.Symbol}
 		var err error
@@ -187,47 +360,39 @@ func (e *Env) command(c *Command) error {
 	return nil
 }
 
-// declare records d, allowing an identical redeclaration (after push/pop).
-func (e *Env) declare(d *Decl) error {
-	if old, ok := e.Decls[d.Name]; ok {
-		if !old.Ret.Equal(d.Ret) || len(old.ArgSorts) != len(d.ArgSorts) {
-			return &UnsupportedError{"redeclaration", d.Name}
-		}
-		for i := range d.ArgSorts {
-			if !old.ArgSorts[i].Equal(d.ArgSorts[i]) {
-				return &UnsupportedError{"redeclaration", d.Name}
-			}
-		}
-		return nil
-	}
-	if _, ok := e.Defs[d.Name]; ok || chkBuiltin(d.Name) {
-		return &UnsupportedError{"redeclaration", d.Name}
-	}
+// declare records d. A name in scope cannot be declared again; one a pop removed can, with the
+// same signature (see [Env]).
+func (e *Env) declare(d *Decl) error { return e.bindFunc(d.Name, d) }
+
+// define records d, as declare does.
+func (e *Env) define(d *Def) error { return e.bindFunc(d.Name, d) }
+
+// bindFunc records v, a *Decl or *Def named name, at the current assertion level.
+func (e *Env) bindFunc(name string, v any) error {
 	if e.Decls == nil {
 		e.Decls = map[string]*Decl{}
-	}
-	e.Decls[d.Name] = d
-	e.Order = append(e.Order, d.Name)
-	return nil
-}
-
-// define records d; a redefinition replaces the old one (after push/pop) when the signature agrees.
-func (e *Env) define(d *Def) error {
-	if old, ok := e.Defs[d.Name]; ok {
-		if !old.Ret.Equal(d.Ret) || len(old.Params) != len(d.Params) {
-			return &UnsupportedError{"redeclaration", d.Name}
-		}
-		e.Defs[d.Name] = d
-		return nil
-	}
-	if _, ok := e.Decls[d.Name]; ok || chkBuiltin(d.Name) {
-		return &UnsupportedError{"redeclaration", d.Name}
 	}
 	if e.Defs == nil {
 		e.Defs = map[string]*Def{}
 	}
-	e.Defs[d.Name] = d
-	e.Order = append(e.Order, d.Name)
+	if e.Decls[name] != nil || e.Defs[name] != nil {
+		return fmt.Errorf("%s declared twice in the same scope", name)
+	}
+	n := scopeName{'f', name}
+	if ok, err := e.rebind(n, v); ok || err != nil {
+		return err
+	}
+	if chkBuiltin(name) {
+		return &UnsupportedError{"redeclaration", name}
+	}
+	switch d := v.(type) {
+	case *Decl:
+		e.Decls[name] = d
+	case *Def:
+		e.Defs[name] = d
+	}
+	e.Order = append(e.Order, name)
+	e.record(n)
 	return nil
 }
 

@@ -153,10 +153,25 @@ func TestCheckErrors(t *testing.T) {
 		{"(assert (= zz 2))", "unknown-function"},
 		{"(declare-const x T)", "unknown-sort"},
 		{"(define-fun-rec f ((x Int)) Int (f x))", "recursive-definitions"},
-		{"(declare-const x Int) (declare-const x Bool)", "redeclaration"},
+		{"(declare-fun + (Int Int) Int)", "redeclaration"},
 		{"(assert (str.rev \"ab\"))", "string-extension"},
 		{"(declare-const x Int) (assert (= (^ x 2) 4))", "transcendentals"},
 		{"(assert (= 1 1)) (push) (declare-const x Int) (pop) (declare-const x Int)", ""},
+		// Scopes: what a pop removes is out of scope and may be declared again, with the same
+		// signature (one Env holds every declaration of the script).
+		{"(push 1) (declare-const x Int) (push 2) (pop 2) (assert (= x 1)) (pop 1) (declare-const x Int)", ""},
+		{"(push 2) (declare-const x Int) (pop 1) (assert (= x 1))", "unknown-function"},
+		{"(push 1) (declare-const x Int) (pop 1) (assert (= x 1))", "unknown-function"},
+		{"(push 1) (declare-const x Int) (pop 1) (declare-const x Bool)", "redeclared-symbol"},
+		{"(push 1) (declare-sort U 0) (pop 1) (declare-sort U 1)", "redeclared-symbol"},
+		{"(push 1) (define-fun f () Int 1) (pop 1) (define-fun f () Int 1) (assert (= f 1))", ""},
+		{"(push 1) (define-fun f () Int 1) (pop 1) (define-fun f () Int 2)", "redeclared-symbol"},
+		{"(push 1) (declare-const x Int) (pop 1) (define-fun x () Int 2)", "redeclared-symbol"},
+		{"(set-option :global-declarations true) (push 1) (declare-const x Int) (pop 1) (assert (= x 1))", ""},
+		{"(declare-const x Int) (push 3) (reset-assertions) (declare-const x Int)", ""},
+		{"(declare-const x Int) (reset-assertions) (assert (= x 1))", "unknown-function"},
+		{"(declare-const x Int) (reset-assertions) (declare-const x Bool)", "redeclared-symbol"},
+		{"(set-option :global-declarations true) (declare-const x Int) (reset-assertions) (assert (= x 1))", ""},
 	} {
 		sc, err := ParseScript(c.src)
 		if err != nil {
@@ -185,6 +200,14 @@ func TestCheckErrors(t *testing.T) {
 		"(define-fun f ((x Int)) Int true)",
 		"(assert (forall ((x Int)) x))",
 		"(assert (= ((_ divisible 0) 4) true))",
+		// A name in scope cannot be declared again, even with the same signature.
+		"(declare-const x Int) (declare-const x Bool)",
+		"(declare-const x Int) (declare-const x Int)",
+		"(declare-const x Int) (push 1) (declare-fun x () Int)",
+		"(declare-sort U 0) (push 1) (declare-sort U 0)",
+		"(define-sort S () Int) (define-sort S () Int)",
+		"(push 1) (pop 2)",
+		"(declare-const x Int) (reset) (declare-const x Int)",
 	} {
 		sc, err := ParseScript(src)
 		if err != nil {

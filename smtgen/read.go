@@ -30,7 +30,9 @@ func (e *SyntaxError) Error() string {
 // simplify's term; check Raw before Terms. (push) and (pop) read as Arity 1 and (declare-sort s)
 // as Arity 0; the printer writes the number, so the round trip equates them. Besides the
 // commands of SMT-LIB, define-const x S t is modelled like define-fun (Symbol, Sort, Terms=[t])
-// and simplify t and eval t like assert. Names and literals share memory with src.
+// and simplify t and eval t like assert. Reading stops after (exit), the last command of the
+// result: what follows it is not read, so it need not parse. Names and literals share memory with
+// src.
 func ParseScript(src string) (*Script, error) {
 	p := newScriptParser(src)
 	s := &Script{}
@@ -53,6 +55,9 @@ func ParseScript(src string) (*Script, error) {
 			return nil, p.public(err)
 		}
 		s.Commands = append(s.Commands, c)
+		if c.Name == "exit" {
+			return s, nil
+		}
 	}
 }
 

@@ -473,3 +473,27 @@ func BenchmarkParseCorpus(b *testing.B) {
 		}
 	}
 }
+
+func TestParseScriptExit(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		cmds int // commands read, (exit) included
+	}{
+		{"(assert true) (exit) (assert", 2},
+		{"(assert true)\n(exit)\n)))garbage (((", 2},
+		{"(exit) (exit)", 1},
+		{"(assert true) (check-sat)", 2},
+	} {
+		sc, err := ParseScript(c.src)
+		if err != nil {
+			t.Errorf("%q: %v", c.src, err)
+			continue
+		}
+		if len(sc.Commands) != c.cmds {
+			t.Errorf("%q: %d commands, want %d", c.src, len(sc.Commands), c.cmds)
+		}
+	}
+	if _, err := ParseScript("(assert true) (assert"); err == nil {
+		t.Error("an unfinished command before any (exit) parses")
+	}
+}
