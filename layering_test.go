@@ -53,6 +53,7 @@ var rules = []rule{
 	{"targets/postgres", []string{"fuzz", "targets/sqlexec", "targets/sqlserver", "targets/redact", "targets/unreachable"}},
 	{"targets/mysql", []string{"fuzz", "targets/sqlexec", "targets/sqlserver", "targets/redact", "targets/unreachable"}},
 	{"targets/smtproc", []string{"fuzz", "targets/childproc", "sexpr"}},
+	{"targets/smtbridge", nil},
 	{"targets/muz", []string{"fuzz", "targets/childproc", "sexpr"}},
 	{"targets/rowserver", []string{"fuzz", "targets/childproc"}},
 	{"targets/swipl", []string{"fuzz", "targets/rowserver", "targets/childproc"}},
