@@ -58,32 +58,91 @@ func (e *SkipError) Error() string {
 var declCommands = map[string]bool{"declare-sort": true, "define-sort": true, "declare-fun": true,
 	"declare-const": true, "define-fun": true}
 
-// NewSeed parses and checks one seed script. A script that cannot be used gives a *SkipError.
+// NewSeed parses and checks one seed script and returns its first usable part (see [NewSeeds]);
+// a script with none gives the *SkipError of its first part.
 func NewSeed(name, text string) (*Seed, error) {
+	seeds, skips := NewSeeds(name, text)
+	if len(seeds) > 0 {
+		return seeds[0], nil
+	}
+	return nil, skips[0]
+}
+
+// NewSeeds parses one seed script and makes a seed of each of its parts: (reset) forgets
+// everything, so the commands before the first reset, between two resets and after the last are
+// independent scripts ([SplitResets]). The first part is named name, the k-th (k > 1) name#k. A
+// part that cannot be used gives a *SkipError, except that a part without assertions is left out
+// silently when another part has some; a script that does not parse gives one skip. Every seed has
+// the Hash of the whole text.
+func NewSeeds(name, text string) (seeds []*Seed, skips []*SkipError) {
 	h := sha1.Sum([]byte(text))
-	s := &Seed{Name: name, Hash: hex.EncodeToString(h[:8])}
-	skip := func(reason, detail string) error { return &SkipError{File: name, Reason: reason, Detail: detail} }
+	hash := hex.EncodeToString(h[:8])
 	sc, err := ParseScript(text)
 	if err != nil {
-		return nil, skip("syntax", err.Error())
+		return nil, []*SkipError{{File: name, Reason: "syntax", Detail: err.Error()}}
 	}
-	s.Script, s.Logic = sc, sc.Logic()
+	parts := SplitResets(sc)
+	for i, part := range parts {
+		pname := name
+		if i > 0 {
+			pname = fmt.Sprintf("%s#%d", name, i+1)
+		}
+		s, err := newSeed(pname, hash, part)
+		switch {
+		case err == nil:
+			seeds = append(seeds, s)
+		case err.Reason == "no-assertions" && len(parts) > 1:
+		default:
+			skips = append(skips, err)
+		}
+	}
+	if len(seeds) == 0 && len(skips) == 0 {
+		skips = []*SkipError{{File: name, Reason: "no-assertions", Detail: "the script asserts nothing"}}
+	}
+	return seeds, skips
+}
+
+// SplitResets cuts sc at its (reset) commands into the independent scripts they separate, in
+// order, without the resets; a script without (reset) gives itself.
+func SplitResets(sc *Script) []*Script {
+	var parts []*Script
+	cur := &Script{}
+	for _, c := range sc.Commands {
+		if c.Name == "reset" {
+			parts = append(parts, cur)
+			cur = &Script{}
+			continue
+		}
+		cur.Commands = append(cur.Commands, c)
+	}
+	if len(parts) == 0 {
+		return []*Script{sc}
+	}
+	return append(parts, cur)
+}
+
+// newSeed checks sc, one part of a seed file (no (reset) in it).
+func newSeed(name, hash string, sc *Script) (*Seed, *SkipError) {
+	s := &Seed{Name: name, Hash: hash, Script: sc, Logic: sc.Logic()}
+	skip := func(reason, detail string) *SkipError { return &SkipError{File: name, Reason: reason, Detail: detail} }
+	// A name declared again after a pop has the same declaration (Check makes sure): an instance
+	// repeats it once.
 	declared := map[string]bool{}
 	for _, c := range sc.Commands {
 		switch {
-		case c.Name == "declare-datatypes" || c.Name == "declare-datatype" || c.Name == "define-funs-rec" ||
-			c.Name == "define-fun-rec" || c.Name == "declare-codatatypes":
-			return nil, skip("datatypes-or-recursion", c.Name)
+		case c.Name == "declare-datatypes" || c.Name == "declare-datatype" || c.Name == "declare-codatatypes":
+			return nil, skip("datatypes", c.Name)
+		case c.Name == "define-funs-rec" || c.Name == "define-fun-rec":
+			return nil, skip("recursive-definitions", c.Name)
 		case c.Name == "assert" && (c.Raw != "" || len(c.Terms) != 1):
 			return nil, skip("unsupported-syntax", "(assert "+clip(c.Raw, 80)+")")
 		case declCommands[c.Name] && c.Raw != "":
 			return nil, skip("unsupported-syntax", "("+c.Name+" "+clip(c.Raw, 80)+")")
 		case declCommands[c.Name]:
-			if declared[c.Symbol] {
-				return nil, skip("redeclared-symbol", c.Symbol)
+			if !declared[c.Symbol] {
+				s.Decls = append(s.Decls, c)
 			}
 			declared[c.Symbol] = true
-			s.Decls = append(s.Decls, c)
 		}
 	}
 	env, err := Check(sc)
@@ -110,8 +169,8 @@ func NewSeed(name, text string) (*Seed, error) {
 }
 
 // LoadSeeds reads every .smt2 file under root in fsys (recursively, in name order; root may also
-// name one file). Files that cannot be used are returned as skips, one *SkipError each; an error
-// means root itself cannot be read.
+// name one file) and makes the seeds of each with [NewSeeds]. Files and parts that cannot be used
+// are returned as skips, one *SkipError each; an error means root itself cannot be read.
 func LoadSeeds(fsys fs.FS, root string) (seeds []*Seed, skips []*SkipError, err error) {
 	var files []string
 	err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
@@ -139,16 +198,8 @@ func LoadSeeds(fsys fs.FS, root string) (seeds []*Seed, skips []*SkipError, err 
 		if name == "" {
 			name = path.Base(f)
 		}
-		s, err := NewSeed(name, string(b))
-		if err != nil {
-			var se *SkipError
-			if errors.As(err, &se) {
-				skips = append(skips, se)
-				continue
-			}
-			return nil, nil, err
-		}
-		seeds = append(seeds, s)
+		ss, sk := NewSeeds(name, string(b))
+		seeds, skips = append(seeds, ss...), append(skips, sk...)
 	}
 	return seeds, skips, nil
 }
