@@ -80,6 +80,9 @@ var Wheels = map[string]Wheel{
 	"z3": {Package: Z3Package, Bin: "bin/z3", Version: Z3Wheel,
 		Help: "the bin/z3 of a z3-solver wheel from PyPI (4.8.5 and later): z3@4.8.7 is z3-solver==4.8.7.0 " +
 			"(a four-part version is the wheel's own), installed by polyfuzz bench install"},
+	"bitwuzla": {Package: "bitwuzla", Version: func(v string) string { return v }, Bridge: smtbridge.Bitwuzla,
+		Help: "a bitwuzla wheel from PyPI (no executable: a warm Python process speaks SMT-LIB through its " +
+			"API, targets/smtbridge): bitwuzla@0.10.0, installed by polyfuzz bench install bitwuzla==0.10.0"},
 	"cvc5": {Package: "cvc5", Version: func(v string) string { return v }, Bridge: smtbridge.CVC5,
 		Help: "a cvc5 wheel from PyPI (1.0.7 and later carry no executable: a warm Python process speaks " +
 			"SMT-LIB through its API, targets/smtbridge): cvc5@1.4.2, installed by polyfuzz bench install cvc5==1.4.2"},

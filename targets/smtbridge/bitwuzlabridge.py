@@ -1,0 +1,109 @@
+# A warm Bitwuzla process for polyfuzz: reads SMT-LIB commands on stdin and answers each like
+# Bitwuzla's own executable would, through Bitwuzla's Python API (its wheels carry no
+# executable), but goes on after an error. Bitwuzla's parser is unusable after an error, so the
+# bridge starts a new one and replays the commands that shaped the state since the last reset
+# (declarations, assertions, options, push and pop), without their answers. Options only take
+# effect before Bitwuzla's solver exists, so a set-option also starts a new parser, options
+# first. The caller puts the bitwuzla module's folder on sys.path.
+import os
+import sys
+
+import bitwuzla
+
+QUIET = ("check-sat", "check-sat-assuming", "get-value", "get-model", "echo", "get-info",
+         "get-assertions", "get-option", "exit")
+
+
+def commands(text):
+    """Splits text into top-level S-expressions; returns them and the unfinished rest."""
+    cmds, depth, start, i, n = [], 0, None, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == ";":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif c == '"':
+            i += 1
+            while i < n and not (text[i] == '"' and not (i + 1 < n and text[i + 1] == '"')):
+                i += 2 if text[i] == '"' else 1
+        elif c == "|":
+            j = text.find("|", i + 1)
+            i = n if j < 0 else j
+        elif c == "(":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0 and start is not None:
+                cmds.append(text[start : i + 1])
+                start = None
+            depth = max(depth, 0)
+        i += 1
+    return cmds, (text[start:] if start is not None else "")
+
+
+def name(text):
+    return text[1:-1].split(None, 1)[0] if text[1:-1].split() else ""
+
+
+class Bridge:
+    def __init__(self):
+        self.tm = bitwuzla.TermManager()
+        self.options, self.history = [], []
+        self.fresh()
+
+    def fresh(self):
+        self.parser = bitwuzla.Parser(self.tm, bitwuzla.Options(), "smt2")
+
+    def replay(self):
+        """A new parser in the state the history left: the answers go to /dev/null."""
+        self.fresh()
+        sys.stdout.flush()
+        saved = os.dup(1)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        try:
+            for text in self.options + self.history:
+                try:
+                    self.parser.parse(text, True, False)
+                except Exception:
+                    pass
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(null)
+            os.close(saved)
+
+    def run(self, text):
+        cmd = name(text)
+        if cmd == "reset":
+            self.options, self.history = [], []
+            self.fresh()
+            return
+        if cmd == "set-option":
+            self.options.append(text)
+            self.replay()
+            return
+        try:
+            self.parser.parse(text, False, False)
+        except Exception as e:
+            sys.stdout.flush()
+            sys.stdout.write('(error "%s")\n' % str(e).replace('"', "'").replace("\n", " "))
+            self.replay()
+            return
+        if cmd not in QUIET:
+            self.history.append(text)
+
+
+def main():
+    b = Bridge()
+    buf = ""
+    for line in sys.stdin:
+        cmds, buf = commands(buf + line)
+        for text in cmds:
+            b.run(text)
+        sys.stdout.flush()
+
+
+main()
