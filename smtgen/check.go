@@ -175,16 +175,7 @@ func (e *Env) rebind(n scopeName, v any) (ok bool, err error) {
 		return true, &UnsupportedError{"redeclared-symbol", n.name + " declared again after a pop with another signature or definition"}
 	}
 	delete(e.popped, n)
-	switch o := old.(type) {
-	case int:
-		e.Sorts[n.name] = o
-	case *SortAlias:
-		e.Aliases[n.name] = o
-	case *Decl:
-		e.Decls[n.name] = o
-	case *Def:
-		e.Defs[n.name] = o
-	}
+	e.put(n.name, old)
 	e.record(n)
 	return true, nil
 }
@@ -212,18 +203,23 @@ func scopeKey(v any) string {
 // restorePopped puts back what pops removed, so that the Env holds every declaration.
 func (e *Env) restorePopped() {
 	for n, v := range e.popped {
-		switch o := v.(type) {
-		case int:
-			e.Sorts[n.name] = o
-		case *SortAlias:
-			e.Aliases[n.name] = o
-		case *Decl:
-			e.Decls[n.name] = o
-		case *Def:
-			e.Defs[n.name] = o
-		}
+		e.put(n.name, v)
 	}
 	e.popped = nil
+}
+
+// put files a declaration (a sort's arity, an alias, a declaration or a definition) under name.
+func (e *Env) put(name string, v any) {
+	switch o := v.(type) {
+	case int:
+		e.Sorts[name] = o
+	case *SortAlias:
+		e.Aliases[name] = o
+	case *Decl:
+		e.Decls[name] = o
+	case *Def:
+		e.Defs[name] = o
+	}
 }
 
 // command checks one command and records its declarations.

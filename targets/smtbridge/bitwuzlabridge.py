@@ -4,7 +4,8 @@
 # bridge starts a new one and replays the commands that shaped the state since the last reset
 # (declarations, assertions, options, push and pop), without their answers. Options only take
 # effect before Bitwuzla's solver exists, so a set-option also starts a new parser, options
-# first. The caller puts the bitwuzla module's folder on sys.path.
+# first. The caller puts the bitwuzla module's folder on sys.path
+# and common.py's functions before this program.
 import os
 import sys
 
@@ -12,35 +13,6 @@ import bitwuzla
 
 QUIET = ("check-sat", "check-sat-assuming", "get-value", "get-model", "echo", "get-info",
          "get-assertions", "get-option", "exit")
-
-
-def commands(text):
-    """Splits text into top-level S-expressions; returns them and the unfinished rest."""
-    cmds, depth, start, i, n = [], 0, None, 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == ";":
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif c == '"':
-            i += 1
-            while i < n and not (text[i] == '"' and not (i + 1 < n and text[i + 1] == '"')):
-                i += 2 if text[i] == '"' else 1
-        elif c == "|":
-            j = text.find("|", i + 1)
-            i = n if j < 0 else j
-        elif c == "(":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0 and start is not None:
-                cmds.append(text[start : i + 1])
-                start = None
-            depth = max(depth, 0)
-        i += 1
-    return cmds, (text[start:] if start is not None else "")
 
 
 def name(text):
@@ -89,7 +61,7 @@ class Bridge:
             self.parser.parse(text, False, False)
         except Exception as e:
             sys.stdout.flush()
-            sys.stdout.write('(error "%s")\n' % str(e).replace('"', "'").replace("\n", " "))
+            sys.stdout.write(error(e))
             self.replay()
             return
         if cmd not in QUIET:

@@ -9,6 +9,9 @@ import (
 	"fmt"
 )
 
+//go:embed common.py
+var common string
+
 //go:embed cvc5bridge.py
 var cvc5Bridge string
 
@@ -23,7 +26,8 @@ func CVC5(python, dir string) []string { return command(python, dir, cvc5Bridge)
 // found in dir (an installed bitwuzla wheel).
 func Bitwuzla(python, dir string) []string { return command(python, dir, bitwuzlaBridge) }
 
-// command runs program by python with dir first on its module path.
+// command runs program, after the code every bridge shares, by python with dir first on its
+// module path.
 func command(python, dir, program string) []string {
-	return []string{python, "-c", fmt.Sprintf("import sys\nsys.path.insert(0, %q)\n", dir) + program}
+	return []string{python, "-c", fmt.Sprintf("import sys\nsys.path.insert(0, %q)\n", dir) + common + program}
 }
