@@ -6,6 +6,8 @@ shown symbol of the answer set ("R", then a tab before each field, escaped), the
 one line "E", a tab and the escaped text of the first error. A shown tuple's fields are its
 elements, a shown function's its name and arguments. Escaping writes \\ as \\\\, tab as \\t,
 newline as \\n and carriage return as \\r.
+
+rowserver.StartPython puts rowserver's serve.py (serve, ESCAPES) before this program.
 """
 
 import sys
@@ -26,7 +28,6 @@ try:
 except (ImportError, AttributeError):
     pass
 
-ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
 def value(sym):
@@ -73,18 +74,7 @@ def answer(text):
 
 
 def main():
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    stdout.write(("polyfuzz-clingo %s\n" % clingo.__version__).encode())
-    stdout.flush()
-    while True:
-        line = stdin.readline()
-        if not line:
-            return
-        if not line.strip():
-            continue
-        text = stdin.read(int(line)).decode("utf-8", "replace")
-        stdout.write(answer(text).encode("utf-8", "replace"))
-        stdout.flush()
+    serve("polyfuzz-clingo %s" % clingo.__version__, answer, "clingo failed")
 
 
 main()

@@ -8,10 +8,11 @@ left out (a translated program pads the rows of its shorter relations with null)
 written in decimal, strings as their text, other values as their JSON text. Escaping writes \\
 as \\\\, tab as \\t, newline as \\n and carriage return as \\r. A panic of the engine ends the
 process with status 70 after it wrote the panic's message on standard error.
+
+rowserver.StartPython puts rowserver's serve.py (serve, ESCAPES) before this program.
 """
 
 import json
-import os
 import sys
 
 try:
@@ -20,7 +21,6 @@ except ImportError as e:
     print("polyfuzz-cozo-missing %s" % e, flush=True)
     sys.exit(3)
 
-ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
 def version():
@@ -69,24 +69,8 @@ def answer(db, text):
 
 def main():
     db = cozo_embedded.CozoDbPy("mem", "", "{}")
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    stdout.write(("polyfuzz-cozo %s\n" % version()).encode())
-    stdout.flush()
-    while True:
-        line = stdin.readline()
-        if not line:
-            return
-        if not line.strip():
-            continue
-        text = stdin.read(int(line)).decode("utf-8", "replace")
-        try:
-            out = answer(db, text)
-        except BaseException as e:  # pyo3's PanicException: the engine panicked
-            sys.stderr.write("cozo panicked: %s\n" % e)
-            sys.stderr.flush()
-            os._exit(70)
-        stdout.write(out.encode("utf-8", "replace"))
-        stdout.flush()
+    # An exception that escapes answer is pyo3's PanicException: the engine panicked.
+    serve("polyfuzz-cozo %s" % version(), lambda text: answer(db, text), "cozo panicked")
 
 
 main()

@@ -14,11 +14,12 @@ Values are written with a tag the Go side turns into the canonical form: NULL, B
 i:<int>, d:<Decimal>, r:<repr of a DOUBLE>, f:<repr of a FLOAT>, t:<text>, b:<hex>, and x:<text>
 for the other types (dates, times, lists, structs, maps), in the text form of targets/duckdb.
 Escaping writes \\ as \\\\, tab as \\t, newline as \\n and carriage return as \\r.
+
+rowserver.StartPython puts rowserver's serve.py (serve, ESCAPES) before this program.
 """
 
 import datetime
 import decimal
-import os
 import sys
 
 try:
@@ -28,7 +29,6 @@ except ImportError as e:
     sys.exit(3)
 
 RESET = "\x00reset"
-ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 # DuckDB's error types by the name of the Python exception that carries them.
 CLASSES = {
@@ -226,34 +226,21 @@ def answer(con, prog):
 
 
 def main():
-    con = connect()
-    version = con.execute("SELECT version()").fetchall()[0][0]
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    stdout.write(("polyfuzz-duckdb %s %s\n" % (duckdb.__version__, version)).encode())
-    stdout.flush()
-    while True:
-        line = stdin.readline()
-        if not line:
-            return
-        if not line.strip():
-            continue
-        prog = stdin.read(int(line)).decode("utf-8", "replace")
-        if prog == RESET:
-            try:
-                con.close()
-            except Exception:
-                pass
-            con = connect()
-            out = "OK\n"
-        else:
-            try:
-                out = answer(con, prog)
-            except BaseException as e:  # the binding itself failed: the engine is not usable
-                sys.stderr.write("duckdb failed: %s: %s\n" % (type(e).__name__, e))
-                sys.stderr.flush()
-                os._exit(70)
-        stdout.write(out.encode("utf-8", "surrogateescape"))
-        stdout.flush()
+    state = {"con": connect()}
+    version = state["con"].execute("SELECT version()").fetchall()[0][0]
+
+    def handle(prog):
+        if prog != RESET:
+            return answer(state["con"], prog)
+        try:
+            state["con"].close()
+        except Exception:
+            pass
+        state["con"] = connect()
+        return "OK\n"
+
+    # An exception that escapes answer is the binding itself failing: the engine is not usable.
+    serve("polyfuzz-duckdb %s %s" % (duckdb.__version__, version), handle, "duckdb failed", "surrogateescape")
 
 
 main()

@@ -25,6 +25,7 @@ package rowserver
 import (
 	"bufio"
 	"context"
+	_ "embed" // serve.py
 	"errors"
 	"fmt"
 	"io"
@@ -301,9 +302,13 @@ func Python(explicit string) string {
 	return "python3"
 }
 
-// PythonServer is a row server written in Python, run with `python -c Source`. It greets with
-// "polyfuzz-NAME VERSION" and, when its engine's module cannot be imported, with
-// "polyfuzz-NAME-missing REASON".
+//go:embed serve.py
+var serveSource string
+
+// PythonServer is a row server written in Python, run with `python -c` and the shared part of
+// the protocol (serve.py: serve, which greets and answers framed requests, and ESCAPES) before
+// Source. It greets with "polyfuzz-NAME VERSION" and, when its engine's module cannot be
+// imported, with "polyfuzz-NAME-missing REASON".
 type PythonServer struct {
 	// Name is the engine's name; Module the Python module the server imports, for errors.
 	Name, Module string
@@ -326,7 +331,7 @@ func StartPython(p PythonServer) (*Server, error) {
 	return Start(Config{
 		Name:  p.Name,
 		Path:  path,
-		Args:  []string{"-c", p.Source},
+		Args:  []string{"-c", serveSource + p.Source},
 		Hello: "polyfuzz-" + p.Name + " ",
 		Refused: func(line string) error {
 			if !strings.HasPrefix(line, missing) {

@@ -252,3 +252,42 @@ func TestPython(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonServe runs a Python server on serve.py's serve: answers come back escaped and
+// unescaped intact, and an exception that escapes the server's answer function ends the process
+// with status 70 and its message, which is a crash; the next program gets a new process.
+func TestPythonServe(t *testing.T) {
+	src := `def answer(prog):
+    if prog == "boom":
+        raise RuntimeError("boom")
+    return "R\t" + prog.translate(ESCAPES) + "\nOK\n"
+
+serve("polyfuzz-echo 1.0", answer, "echo failed")
+`
+	s, err := StartPython(PythonServer{Name: "echo", Module: "none", Source: src, Fix: "install python3", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tc := range []struct {
+		prog   string
+		status fuzz.Status
+		want   string
+	}{
+		{"a\tb\\c\nd", fuzz.StatusOK, "[[a\tb\\c\nd]]"},
+		{"boom", fuzz.StatusCrash, "echo failed: RuntimeError: boom"},
+		{"again", fuzz.StatusOK, "[[again]]"},
+	} {
+		res, err := s.Exec(context.Background(), tc.prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprint(res.Rows)
+		if res.Status == fuzz.StatusCrash {
+			got = res.Err
+		}
+		if res.Status != tc.status || !strings.Contains(got, tc.want) || (tc.status == fuzz.StatusCrash && !strings.Contains(got, "status 70")) {
+			t.Errorf("%q: %s %q, want %s with %q", tc.prog, res.Status, got, tc.status, tc.want)
+		}
+	}
+}
