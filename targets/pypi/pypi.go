@@ -70,9 +70,14 @@ func Path(pkg, version, rel string) (string, error) {
 	return p, nil
 }
 
-// Python returns the Python interpreter pip runs with: $POLYFUZZ_PYTHON, else python3.
+// EnvPython names the environment variable with the Python interpreter of the project's virtual
+// environment (scripts/python.sh sets it).
+const EnvPython = "POLYFUZZ_PYTHON"
+
+// Python returns the project's Python interpreter, which pip and the Python row servers run on:
+// $POLYFUZZ_PYTHON, else python3.
 func Python() string {
-	if p := os.Getenv("POLYFUZZ_PYTHON"); p != "" {
+	if p := os.Getenv(EnvPython); p != "" {
 		return p
 	}
 	return "python3"

@@ -19,7 +19,7 @@
 // kills the process too; Exec then returns the context's error. The server runs through package
 // childproc: in a process group of its own, killed as a group, and killed when polyfuzz dies.
 //
-// This package imports only fuzz and childproc.
+// This package imports only fuzz, childproc and pypi (for the project's Python interpreter).
 package rowserver
 
 import (
@@ -29,7 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -38,6 +37,7 @@ import (
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/targets/childproc"
+	"github.com/polyfuzz/polyfuzz/targets/pypi"
 )
 
 // StartTimeout bounds the start of a server process, up to its greeting.
@@ -288,18 +288,15 @@ func unescape(s string) string {
 
 // EnvPython names the environment variable with the Python interpreter of the project's virtual
 // environment (scripts/python.sh sets it), for row servers written in Python.
-const EnvPython = "POLYFUZZ_PYTHON"
+const EnvPython = pypi.EnvPython
 
-// Python returns the interpreter a Python row server runs on: explicit when set, else
-// $POLYFUZZ_PYTHON, else "python3" on PATH.
+// Python returns the interpreter a Python row server runs on: explicit when set, else the
+// project's ([pypi.Python]).
 func Python(explicit string) string {
 	if explicit != "" {
 		return explicit
 	}
-	if p := os.Getenv(EnvPython); p != "" {
-		return p
-	}
-	return "python3"
+	return pypi.Python()
 }
 
 //go:embed serve.py
