@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyfuzz/polyfuzz/bench"
 )
@@ -117,6 +118,43 @@ func TestBenchAttribution(t *testing.T) {
 		}
 		if r.Canaries["t-silent!"] == 0 {
 			t.Errorf("trial %d: t-silent never triggered, so the test proves nothing: %v", r.Index, r.Canaries)
+		}
+	}
+}
+
+// TestBenchStyleOverridesBug checks the order of a trial's flags: a bug's options first, then
+// its style's, so that a style which sets what a bug asks for is measured as the style says.
+func TestBenchStyleOverridesBug(t *testing.T) {
+	bugs := `[{"id":"t-options","domain":"sql","origin":"planted","class":"wrong-value","engine":"sqlite","version":"bundled",
+  "buggy":"sqlite","fixed_spec":"sqlite","trigger":"COUNT(*) with a WHERE","ref":"test","case":"none","oracle":"norec",
+  "options":["--timeout","3s"],"plant":{"kind":"drop-row","match":"^SELECT COUNT\\(\\*\\) FROM .* WHERE "}}]`
+	file := filepath.Join(t.TempDir(), "bugs.json")
+	if err := os.WriteFile(file, []byte(bugs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(bench.ExtraEnv, file)
+	out := t.TempDir()
+	code, stdout, stderr := polyfuzz(t, "bench", "--domain", "sql", "--styles", "norec,slow", "--define", "slow=--oracle norec --timeout 4s",
+		"--bugs", "t-options", "--trials", "1", "--budget", "1s", "--seed", "1", "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for style, want := range map[string]time.Duration{"norec": 3 * time.Second, "slow": 4 * time.Second} {
+		files, _ := filepath.Glob(filepath.Join(out, "trials", style, "*", "1", "campaign.json"))
+		if len(files) != 1 {
+			t.Fatalf("%s: campaign files %v", style, files)
+		}
+		b, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct {
+			Options struct {
+				Engines []struct{ Timeout time.Duration }
+			}
+		}
+		if err := json.Unmarshal(b, &c); err != nil || len(c.Options.Engines) == 0 || c.Options.Engines[0].Timeout != want {
+			t.Errorf("style %s: engines %+v (%v), want the timeout %s", style, c.Options.Engines, err, want)
 		}
 	}
 }
