@@ -34,19 +34,27 @@ func (c *Culprits) try(ctx context.Context, keep []int) bool {
 	if len(keep) == 0 || ctx.Err() != nil {
 		return false
 	}
+	broken, ok := c.run(ctx, keep, true)
+	return ok && broken
+}
+
+// run replays the steps of keep and runs the engine on the result: whether its answer breaks the
+// relation, and false when there was nothing to run (the replayed graph makes no program, or,
+// with all, a step of keep did not apply).
+func (c *Culprits) run(ctx context.Context, keep []int, all bool) (broken, ok bool) {
 	g, expect, applied := Replay(c.Orig, c.Steps, keep)
-	if len(applied) != len(dedup(keep)) {
-		return false
+	if all && len(applied) != len(dedup(keep)) {
+		return false, false
 	}
 	p, err := g.Program()
 	if err != nil {
-		return false
+		return false, false
 	}
 	c.Runs++
 	if c.replayed != nil {
 		c.replayed(applied)
 	}
-	return c.Breaks(ctx, p, expect)
+	return c.Breaks(ctx, p, expect), true
 }
 
 // all returns the indexes of every step.
@@ -122,16 +130,8 @@ func (c *Culprits) vanishes(ctx context.Context, drop []int) bool {
 		return false
 	}
 	keep := slices.DeleteFunc(c.all(), func(i int) bool { return slices.Contains(drop, i) })
-	g, expect, applied := Replay(c.Orig, c.Steps, keep)
-	p, err := g.Program()
-	if err != nil {
-		return false
-	}
-	c.Runs++
-	if c.replayed != nil {
-		c.replayed(applied)
-	}
-	return !c.Breaks(ctx, p, expect)
+	broken, ok := c.run(ctx, keep, false)
+	return ok && !broken
 }
 
 // rank returns the indexes of the steps relevant to a witness, most relevant first (later steps
