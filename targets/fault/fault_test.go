@@ -39,12 +39,7 @@ func TestFaults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			base, err := sqlite.Open(sqlite.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer base.Close()
-			tg := Wrap(base, spec)
+			tg := wrapSQLite(t, spec)
 			ctx := context.Background()
 			tg.Exec(ctx, "CREATE TABLE t0(c0 INT)")
 			tg.Exec(ctx, "INSERT INTO t0 VALUES (1), (2)")
@@ -129,12 +124,7 @@ func TestPlants(t *testing.T) {
 			if !reflect.DeepEqual(spec.Plant(), tc.plant) {
 				t.Fatalf("the plant does not round-trip: %+v", spec.Plant())
 			}
-			base, err := sqlite.Open(sqlite.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer base.Close()
-			tg := Wrap(base, spec)
+			tg := wrapSQLite(t, spec)
 			ctx := context.Background()
 			setup := func() {
 				tg.Exec(ctx, "CREATE TABLE t0(c0 INT)")
@@ -185,4 +175,15 @@ func TestPlantErrors(t *testing.T) {
 			t.Errorf("%s: got %v, want an error with %q", tc.spec, err, tc.want)
 		}
 	}
+}
+
+// wrapSQLite wraps an in-memory SQLite in the fault spec; it is closed when the test ends.
+func wrapSQLite(t *testing.T, spec Spec) *Target {
+	t.Helper()
+	base, err := sqlite.Open(sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { base.Close() })
+	return Wrap(base, spec)
 }
