@@ -178,6 +178,19 @@ func (d *Domain) plantFault(inner fuzz.Target, spec string) (fuzz.Target, error)
 // Style is one generator style of a domain.
 type Style struct {
 	Name, Summary string
+	// Oracles are the style's default oracles when --oracle is not given (nil: the domain's
+	// DefaultOracles).
+	Oracles []string
+}
+
+// StyleOracles returns the default oracles of style name: its own, or the domain's.
+func (d *Domain) StyleOracles(name string) []string {
+	for _, s := range d.Styles {
+		if s.Name == name && s.Oracles != nil {
+			return s.Oracles
+		}
+	}
+	return d.DefaultOracles
 }
 
 // StyleNames returns "a (summary), b (summary)" for help.

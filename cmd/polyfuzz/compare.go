@@ -16,11 +16,12 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/fault"
 )
 
-const compareSynopsis = `usage: polyfuzz compare --domain sql|smt|graph|datalog --oracle A,B,... [--style S,T,...] [--fault F | --bugs SET] [flags]
+const compareSynopsis = `usage: polyfuzz compare --domain sql|smt|graph|datalog --oracle A,B,... [--styles S,T,...] [--fault F | --bugs SET] [flags]
 
-Runs one campaign per oracle style (or per generator style, when --style names several, as
-'polyfuzz compare --domain datalog --style queryfuzz,dlsmith --oracle metamorphic' does) and repetition, each with the same budget, the same engines and
-the same seed schedule (repetition r of every style uses seed --seed + r), and prints a table:
+Runs one campaign per oracle style (or per generator style, when --styles names several, as
+'polyfuzz compare --domain datalog --styles queryfuzz,dlsmith --oracle metamorphic' does; without
+--oracle each generator style runs with its own default oracles) and repetition, each with the
+same budget, the same engines and the same seed schedule (repetition r of every style uses seed --seed + r), and prints a table:
 checks per second, valid-statement rate, skip rate and its main reasons, unique findings, time to
 the first finding, and the known bugs each style detected and how fast. The known bugs are a
 fault planted with --fault, or bugs of the benchmark (--bugs; polyfuzz bench list shows them): a
@@ -47,6 +48,10 @@ func compareFlags(d *domain.Domain, stdout, stderr io.Writer) (*domain.Flags, *c
 	var ef engineFlags
 	ef.register(fs, d)
 	fs.Var(&ef.oracles, "oracles", "the same as --oracle: the oracle styles to compare")
+	if len(d.Styles) > 0 {
+		fs.Var(&ef.styles, "styles", "the same as --style: the generator styles to compare (each with its own\n"+
+			"      default oracles when --oracle is not given)")
+	}
 	var apply func(*domain.Settings, domain.Spec) error
 	if d.Flags != nil {
 		apply = d.Flags(fs.FlagSet)
@@ -95,8 +100,8 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fs.Fail(domain.ExitUsage, "%v", derr)
 	case fs.NArg() > 0:
 		return fs.Fail(domain.ExitUsage, "unexpected argument %q", fs.Arg(0))
-	case len(ef.oracles) == 0:
-		return fs.Fail(domain.ExitUsage, "--oracle is required, e.g. --oracle %s", strings.Join(d.DefaultOracles, ","))
+	case len(ef.oracles) == 0 && len(ef.styles) < 2:
+		return fs.Fail(domain.ExitUsage, "--oracle is required unless --style names several styles, e.g. --oracle %s", strings.Join(d.DefaultOracles, ","))
 	case c.repeat < 1:
 		return fs.Fail(domain.ExitUsage, "--repeat must be at least 1 (got %d)", c.repeat)
 	case c.budget <= 0 && c.tests <= 0:
@@ -147,7 +152,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		},
 		resolve: func(label string) (string, []string, []string) {
 			v := byLabel[label]
-			return v.style, []string{v.oracle}, nil
+			return v.style, v.oracles(), nil
 		},
 		dir: func(t bench.Trial) string {
 			return filepath.Join(filepath.FromSlash(t.Style), slug(t.Group), fmt.Sprint(t.Index+1))
@@ -205,7 +210,7 @@ func variantSettings(d *domain.Domain, args []string, v variant) (*domain.Settin
 	if v.style != "" {
 		ef.styles = domain.List{v.style}
 	}
-	s, err := ef.settings(d, apply, []string{v.oracle})
+	s, err := ef.settings(d, apply, v.oracles())
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", v.label, err)
 	}
@@ -236,9 +241,17 @@ func faultBugs(d *domain.Domain, spec string) ([]bench.Bug, error) {
 }
 
 // variant is one row of a comparison: a generator style (empty for the domain's default) and
-// an oracle, and its label in the table.
+// an oracle (empty for the style's default oracles), and its label in the table.
 type variant struct {
 	label, style, oracle string
+}
+
+// oracles returns the variant's oracle list: nil for the style's defaults.
+func (v variant) oracles() []string {
+	if v.oracle == "" {
+		return nil
+	}
+	return []string{v.oracle}
 }
 
 // compareVariants returns the rows of a comparison: one per oracle, or one per generator style
@@ -256,6 +269,9 @@ func compareVariants(styles, oracles []string) []variant {
 		return out
 	}
 	var out []variant
+	if len(oracles) == 0 {
+		oracles = []string{""}
+	}
 	for _, st := range styles {
 		for _, o := range oracles {
 			v := variant{label: st, style: st, oracle: o}

@@ -219,12 +219,12 @@ func TestDatalogGuidance(t *testing.T) {
 }
 
 // TestDatalogStyles puts the two Datalog styles head to head on the reference engine with a fault
-// planted in a lower stratum: the comparison has one row per style, DLSmith finds the planted
-// fault (its findings marked planted, and they replay), and bad --style, --gen and --fault values
-// are one-line usage errors.
+// planted in a lower stratum: the comparison has one row per style (--styles, each with the
+// domain's default oracles), DLSmith finds the planted fault (its findings marked planted, and
+// they replay), and bad --style, --gen and --fault values are one-line usage errors.
 func TestDatalogStyles(t *testing.T) {
 	out := t.TempDir()
-	code, stdout, stderr := polyfuzz(t, "compare", "--domain", "datalog", "--style", "queryfuzz,dlsmith", "--oracle", "metamorphic",
+	code, stdout, stderr := polyfuzz(t, "compare", "--domain", "datalog", "--styles", "queryfuzz,dlsmith",
 		"--engine", "ref", "--ref=false", "--fault", datalog.PlantRules+":1", "--tests", "300", "--repeat", "1", "--seed", "1", "--out", out)
 	if code != 0 {
 		t.Fatalf("compare exited %d:\n%s\n%s", code, stdout, stderr)

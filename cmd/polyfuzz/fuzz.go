@@ -169,7 +169,7 @@ func (e *engineFlags) settings(d *domain.Domain, apply func(*domain.Settings, do
 		}
 	}
 	if len(oracles) == 0 {
-		oracles = d.DefaultOracles
+		oracles = d.StyleOracles(s.Style)
 	}
 	s.Oracles, err = d.ResolveOracles(oracles, len(s.Engines))
 	return s, err
