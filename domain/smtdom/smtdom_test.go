@@ -12,11 +12,14 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/pypi"
 )
 
+// boolectorWheel is the pyboolector wheel the tests run.
+const boolectorWheel = "3.2.4.38488416565"
+
 // TestVersionedSolvers checks NAME@VERSION: a solver of Wheels runs its release's executable and
 // answers; one that takes no version is refused with the list of those that do.
 func TestVersionedSolvers(t *testing.T) {
-	if _, err := solverOptions(domain.Spec{Engine: "cvc4", Version: "1.8"}); err == nil || !strings.Contains(err.Error(), "only bitwuzla, cvc5, yices, z3 take") {
-		t.Errorf("cvc4@1.8: %v, want a refusal naming bitwuzla, cvc5, yices, z3", err)
+	if _, err := solverOptions(domain.Spec{Engine: "cvc4", Version: "1.8"}); err == nil || !strings.Contains(err.Error(), "only bitwuzla, boolector, cvc5, yices, z3 take") {
+		t.Errorf("cvc4@1.8: %v, want a refusal naming bitwuzla, boolector, cvc5, yices, z3", err)
 	}
 	for _, tc := range []struct {
 		engine, version string
@@ -32,6 +35,10 @@ func TestVersionedSolvers(t *testing.T) {
 		// After an error, Bitwuzla's bridge starts a new parser in the same state.
 		{"bitwuzla", "0.10.0", "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(foo)", "ERROR"},
 		{"bitwuzla", "0.10.0", "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= x #x4))(check-sat)", "[[unsat]]"},
+		// Boolector's bridge reruns the script so far at each answer and prints only the new part.
+		{"boolector", boolectorWheel, "(set-option :produce-models true)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (bvugt x #x3))(push 1)(assert (= x #x0))(check-sat)(pop 1)(assert (bvult x #x5))(check-sat)(get-value (x))", "[[unsat] [sat] [x #b0100]]"},
+		{"boolector", boolectorWheel, "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= y #x4))", "ERROR"},
+		{"boolector", boolectorWheel, "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(check-sat)(reset)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= x #x4))(check-sat)", "[[sat] [unsat]]"},
 		{"z3", "5.4.1", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
 	} {
 		w := Wheels[tc.engine]
