@@ -341,8 +341,8 @@ func TestSyntaxErrors(t *testing.T) {
 
 func TestParseTermErrors(t *testing.T) {
 	tests := []struct{ src, msg string }{
-		{"(match x ((a 1)))", "line 1, column 2: unsupported: match"},
-		{"((_ is c) x)", "line 1, column 8: unsupported: non-numeral index symbol c"},
+		{"(match x ((a 1))", "line 1, column 17: unexpected end of input: expected ')' to close match"},
+		{"((_ bv c) x)", "line 1, column 8: unsupported: non-numeral index symbol c"},
 		{"(_ char #x41)", "line 1, column 9: unsupported: non-numeral index literal #x41"},
 		{"(f 1/4)", "line 1, column 4: unsupported: non-standard atom 1/4"},
 		{"(f 1.5e3)", "line 1, column 4: unsupported: non-standard atom 1.5e3"},
