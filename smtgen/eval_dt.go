@@ -345,3 +345,41 @@ func (x *expander) expandMatch(t *Term, sc *expScope) *Term {
 	}
 	return &cp
 }
+
+// expandHeadLets replaces applications of let variables bound to qualified identifiers, such as
+// cvc5's (let ((_let_1 (as cons (Lst Int)))) (_let_1 4 ...)) in values, by applications of the
+// identifiers; [ExpandLets] then does the rest.
+func expandHeadLets(t *Term, heads map[string]*Term) *Term {
+	switch t.Kind {
+	case KindLet:
+		inner := heads
+		for _, b := range t.Binds {
+			if b.Term.Kind == KindApp && len(b.Term.Args) == 0 && b.Term.As != nil {
+				if inner == nil || len(inner) == len(heads) {
+					inner = map[string]*Term{}
+					for k, v := range heads {
+						inner[k] = v
+					}
+				}
+				inner[b.Name] = b.Term
+			}
+		}
+		cp := *t
+		cp.Args = []*Term{expandHeadLets(t.Args[0], inner)}
+		return &cp
+	case KindApp:
+		if len(t.Args) == 0 {
+			return t
+		}
+		cp := *t
+		cp.Args = make([]*Term, len(t.Args))
+		for i, a := range t.Args {
+			cp.Args[i] = expandHeadLets(a, heads)
+		}
+		if h, ok := heads[t.Name]; ok && len(t.Index) == 0 && t.As == nil {
+			cp.Name, cp.As, cp.Index = h.Name, h.As, h.Index
+		}
+		return &cp
+	}
+	return t
+}

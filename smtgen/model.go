@@ -72,7 +72,7 @@ func ParseValue(t *Term, s *Sort) (Value, error) {
 // ParseValue is [ParseValue] with elements of uninterpreted sorts numbered by [Model.Element].
 func (m *Model) ParseValue(t *Term, s *Sort) (Value, error) {
 	if hasLet(t) {
-		t = ExpandLets(t)
+		t = ExpandLets(expandHeadLets(t, nil))
 	}
 	v, err := m.parseValue(t, s)
 	if err != nil {
