@@ -9,6 +9,9 @@ type Sort struct {
 	Name  string
 	Index []int
 	Args  []*Sort
+	// DT is the declaration of a datatype sort, set by the sort checker (nil for other sorts and
+	// for sorts read without a script); [Sort.Equal] ignores it.
+	DT *Datatype
 }
 
 // Predefined sorts shared by every script; the checker and the evaluator compare sorts with
@@ -79,6 +82,7 @@ const (
 	KindForall           // Binds (Name, Sort) in Args[0]
 	KindExists           // Binds (Name, Sort) in Args[0]
 	KindAnnot            // (! Args[0] Attrs...)
+	KindMatch            // (match Args[0] ((Binds[i].Term Args[i+1])...)): see [Term]
 )
 
 // Term is one SMT-LIB term. Terms are trees that may share subterms (a DAG after let expansion);
@@ -86,7 +90,10 @@ const (
 type Term struct {
 	Kind TermKind
 	// Name is the function or symbol of an application (an indexed identifier (_ extract 7 0) has
-	// Name "extract" and Index [7 0]; (_ bv5 8) is the application of "bv5" with Index [8]).
+	// Name "extract" and Index [7 0]; (_ bv5 8) is the application of "bv5" with Index [8]; the
+	// tester (_ is C) has Name "is" and Lit "C"). A match has one case per Binds entry: the
+	// pattern Binds[i].Term (a constructor applied to variables, a nullary constructor or a
+	// variable) and the body Args[i+1].
 	Name  string
 	Index []int
 	// As is the sort of a qualified identifier (as const (Array Int Int)), nil if unqualified.

@@ -30,6 +30,8 @@ type Def struct {
 	Params []Binding // Name and Sort of each parameter
 	Ret    *Sort
 	Body   *Term
+	// Rec is set for define-fun-rec and define-funs-rec, whose bodies may call themselves.
+	Rec bool
 }
 
 // SortAlias is a define-sort: Body with Params replaced by the sort arguments.
@@ -58,6 +60,11 @@ type Env struct {
 	Defs  map[string]*Def
 	// Order lists the names of Decls and Defs in the order of the script.
 	Order []string
+	// Datatypes holds the declare-datatype(s)'d sorts (not scoped by push and pop); ctors and
+	// selectors index their constructors and selectors by name.
+	Datatypes map[string]*Datatype
+	ctors     map[string]*Constructor
+	selectors map[string]selectorRef
 	// realNumerals is set in logics whose only numbers are reals (QF_LRA...): numerals are Real.
 	realNumerals bool
 	// levels lists what each assertion level declared (levels[0] is the first level); global is
@@ -334,9 +341,11 @@ func (e *Env) command(c *Command) error {
 		c.Terms[0], d.Body = body, body
 		return e.define(d)
 	case "define-fun-rec", "define-funs-rec":
-		return &UnsupportedError{"recursive-definitions", c.Name + " " + c.Symbol}
-	case "declare-datatype", "declare-datatypes", "declare-codatatypes":
-		return &UnsupportedError{"datatypes", c.Name}
+		return e.defineRec(c)
+	case "declare-datatype", "declare-datatypes":
+		return e.declareDatatypes(c)
+	case "declare-codatatypes":
+		return &UnsupportedError{"codatatypes", c.Name}
 	case "assert", "check-sat-assuming":
 		for _, t := range c.Terms {
 			if err := e.check(t, nil); err != nil {
@@ -439,6 +448,12 @@ func (e *Env) resolveSort(s *Sort, params []string) (*Sort, error) {
 	case "FiniteField":
 		return nil, &UnsupportedError{"finite-fields", s.String()}
 	default:
+		if d, ok := e.Datatypes[s.Name]; ok && len(s.Index) == 0 {
+			if len(d.Params) != len(args) {
+				return nil, fmt.Errorf("sort %s takes %d arguments", s.Name, len(d.Params))
+			}
+			return d.instance(args), nil
+		}
 		if n, ok := e.Sorts[s.Name]; ok && len(s.Index) == 0 {
 			if n != len(args) {
 				return nil, fmt.Errorf("sort %s takes %d arguments", s.Name, n)
@@ -466,7 +481,7 @@ func substSort(s *Sort, params []string, args []*Sort) *Sort {
 		}
 		return s
 	}
-	out := &Sort{Name: s.Name, Index: s.Index}
+	out := &Sort{Name: s.Name, Index: s.Index, DT: s.DT}
 	for _, a := range s.Args {
 		out.Args = append(out.Args, substSort(a, params, args))
 	}
@@ -573,6 +588,8 @@ func (e *Env) check(t *Term, sc *chkScope) error {
 			return fmt.Errorf("quantifier over a non-Bool body in %s", briefTerm(t))
 		}
 		t.Sort = BoolSort
+	case KindMatch:
+		return e.checkMatch(t, sc)
 	case KindApp:
 		for _, a := range t.Args {
 			if err := e.check(a, sc); err != nil {
@@ -742,6 +759,9 @@ func (e *Env) appSort(t *Term, sc *chkScope) (*Sort, error) {
 		if s := sc.lookup(t.Name); s != nil {
 			return s, nil
 		}
+	}
+	if s, ok, err := e.dtAppSort(t); ok {
+		return s, err
 	}
 	if t.As != nil && t.Name != "const" {
 		// (as f S): an ordinary symbol with its result sort spelt out.

@@ -123,6 +123,8 @@ type evaluator struct {
 	m     *Model
 	re    *reCache
 	steps int
+	// recDepth and recCalls count the unfolding of recursive definitions.
+	recDepth, recCalls int
 }
 
 // evResult is a value or the error that replaces it.
@@ -215,6 +217,8 @@ func (ev *evaluator) eval1(t *Term, sc *evScope) (Value, error) {
 		return ev.eval(t.Args[0], inner)
 	case KindForall, KindExists:
 		return ev.quantifier(t, sc)
+	case KindMatch:
+		return ev.match(t, sc)
 	case KindApp:
 		return ev.app(t, sc)
 	}
@@ -239,6 +243,9 @@ func (ev *evaluator) app(t *Term, sc *evScope) (Value, error) {
 				return nil, undecided("no value for %s", t.Name)
 			}
 			if d, ok := m.Env.Defs[t.Name]; ok && len(d.Params) == 0 {
+				if d.Rec {
+					return ev.callDef(d, t, sc)
+				}
 				return ev.eval(d.Body, &evScope{})
 			}
 		}
@@ -289,6 +296,9 @@ func (ev *evaluator) app(t *Term, sc *evScope) (Value, error) {
 	}
 	if firstUndecided != nil {
 		return nil, firstUndecided
+	}
+	if v, ok, err := ev.evalDT(t, args); ok {
+		return v, err
 	}
 	switch t.Name {
 	case "true":
@@ -344,6 +354,12 @@ func valueList(vs []Value) string {
 // callDef evaluates the body of a define-fun with its parameters bound to t's arguments (which
 // may be undecided: the body may not need them).
 func (ev *evaluator) callDef(d *Def, t *Term, sc *evScope) (Value, error) {
+	if d.Rec {
+		if err := ev.enterRec(d); err != nil {
+			return nil, err
+		}
+		defer ev.leaveRec()
+	}
 	inner := &evScope{vars: make(map[string]evResult, len(d.Params))}
 	for i, p := range d.Params {
 		v, err := ev.eval(t.Args[i], sc)
@@ -555,6 +571,8 @@ func candidates(s *Sort) []Value {
 		if d := ZeroValue(s); d != nil {
 			return []Value{d}
 		}
+	case s.DT != nil:
+		return dtCandidates(s)
 	}
 	return nil
 }
@@ -819,6 +837,8 @@ func (x *expander) expand1(t *Term, sc *expScope) *Term {
 		cp := *t
 		cp.Binds, cp.Args = binds, []*Term{body}
 		return &cp
+	case KindMatch:
+		return x.expandMatch(t, sc)
 	case KindAnnot:
 		a := x.expand(t.Args[0], sc)
 		if a == t.Args[0] {
@@ -851,7 +871,7 @@ func (x *expander) expand1(t *Term, sc *expScope) *Term {
 			args = t.Args
 		}
 		if x.env != nil && len(t.Index) == 0 && t.As == nil {
-			if d, ok := x.env.Defs[t.Name]; ok && len(d.Params) == len(t.Args) {
+			if d, ok := x.env.Defs[t.Name]; ok && !d.Rec && len(d.Params) == len(t.Args) {
 				if _, bound := sc.lookup(t.Name); !bound || len(t.Args) > 0 {
 					return x.inline(d, args)
 				}

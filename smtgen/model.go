@@ -72,7 +72,7 @@ func ParseValue(t *Term, s *Sort) (Value, error) {
 // ParseValue is [ParseValue] with elements of uninterpreted sorts numbered by [Model.Element].
 func (m *Model) ParseValue(t *Term, s *Sort) (Value, error) {
 	if hasLet(t) {
-		t = ExpandLets(t)
+		t = ExpandLets(expandHeadLets(t, nil))
 	}
 	v, err := m.parseValue(t, s)
 	if err != nil {
@@ -103,6 +103,8 @@ func (m *Model) parseValue(t *Term, s *Sort) (Value, error) {
 		return nil, fmt.Errorf("array value %s is a function reference, not a literal", briefTerm(t))
 	}
 	switch {
+	case s.DT != nil:
+		return m.parseDT(t, s)
 	case s.Equal(BoolSort):
 		if t.Kind == KindApp && len(t.Args) == 0 && (t.Name == "true" || t.Name == "false") {
 			return BoolValue(t.Name == "true"), nil
@@ -262,6 +264,11 @@ func (m *Model) Pin(app *Term, v Value) error {
 		if isZero(y) {
 			table = map[string]string{"div": DivZero, "mod": ModZero, "/": RealZero}[app.Name]
 			args = []Value{x}
+		}
+	case n == 1 && m.Env != nil && m.Env.selectors[app.Name].c != nil:
+		var err error
+		if table, args, err = m.wrongSelector(app); err != nil {
+			return err
 		}
 	case app.Kind == KindApp && n > 0 && len(app.Index) == 0 && m.isDeclared(app.Name, n):
 		table = app.Name
@@ -452,6 +459,8 @@ func RandomValue(r *rand.Rand, s *Sort) Value {
 		return a
 	case s.Equal(RegLanSort):
 		return nil
+	case s.DT != nil:
+		return randomDT(r, s, 3)
 	case s.Name == "Bool" || s.Name == "Int" || s.Name == "Real" || s.Name == "String" || s.Name == "BitVec" ||
 		s.Name == "Array" || s.Name == "RegLan":
 		return nil

@@ -256,12 +256,17 @@ func TestRandomGroundTermsAreWellSorted(t *testing.T) {
 	m.Funcs[ModZero] = &FuncTable{Default: NewInt(0)}
 	m.Funcs[RealZero] = &FuncTable{Default: NewReal(0, 1)}
 	for _, th := range Theories {
+		m.Env = nil
+		if th == "datatypes" {
+			m.Env = theoryEnv(th)
+		}
 		for i := 0; i < 500; i++ {
 			tm := RandomGroundTerm(r, th, 4)
 			if tm.Sort == nil {
 				t.Fatalf("%s: no sort on %s", th, tm)
 			}
-			if _, err := m.Eval(tm); err != nil {
+			// Datatype terms may apply selectors to other constructors: undecided until pinned.
+			if _, err := m.Eval(tm); err != nil && !(th == "datatypes" && errors.Is(err, ErrUndecided)) {
 				t.Fatalf("%s: Eval(%s): %v", th, tm, err)
 			}
 		}

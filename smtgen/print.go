@@ -349,6 +349,26 @@ func (w *termWriter) term(b *strings.Builder, root *Term) {
 				b.WriteByte(')')
 				done = true
 			}
+		case t.Kind == KindMatch:
+			// Step 0 opens and prints the matched term; step k opens case k-1 and prints its body.
+			switch {
+			case f.i == 0:
+				b.WriteString("(match ")
+				next, push = termBody(t), true
+			case f.i <= len(t.Binds) && f.i < len(t.Args):
+				if f.i == 1 {
+					b.WriteString(" (")
+				} else {
+					b.WriteString(") ")
+				}
+				b.WriteByte('(')
+				writePattern(b, t.Binds[f.i-1].Term)
+				b.WriteByte(' ')
+				next, push = t.Args[f.i], true
+			default:
+				b.WriteString(")))")
+				done = true
+			}
 		case t.Kind == KindAnnot:
 			if f.i == 0 {
 				b.WriteString("(! ")
@@ -391,6 +411,10 @@ func writeIdent(b *strings.Builder, t *Term) {
 	if len(t.Index) > 0 {
 		b.WriteByte('(')
 		writeIndexed(b, t.Name, t.Index)
+		b.WriteByte(')')
+	} else if t.Name == "is" && t.Lit != "" {
+		b.WriteString("(_ is ")
+		writeSymbol(b, t.Lit)
 		b.WriteByte(')')
 	} else {
 		writeSymbol(b, t.Name)

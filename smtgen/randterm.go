@@ -9,11 +9,13 @@ import (
 )
 
 // Theories lists the theory names [RandomGroundTerm] and [SelfCheck] accept.
-var Theories = []string{"core", "ints", "reals", "bv", "arrays", "strings", "regex"}
+var Theories = []string{"core", "ints", "reals", "bv", "arrays", "strings", "regex", "datatypes"}
 
 // RandomGroundTerm returns a random well-sorted ground term (no symbols but the theory's own) of
 // the theory ("core", "ints", "reals" with mixed Int/Real, "bv", "arrays", "strings", "regex"
-// with str.in_re and random regular expressions), at most depth deep, sort-checked (Sort filled
+// with str.in_re and random regular expressions, "datatypes" over [DatatypeTheoryDecls] with
+// constructors, testers, selectors, also on other constructors, and match), at most depth
+// deep, sort-checked (Sort filled
 // in, Int-to-Real promotions explicit). Divisors of div, mod and / are mostly nonzero literals but
 // sometimes arbitrary terms, which may be zero: such terms are undecided until pinned. It
 // returns nil for an unknown theory.
@@ -22,7 +24,7 @@ func RandomGroundTerm(r *rand.Rand, theory string, depth int) *Term {
 	if t == nil {
 		return nil
 	}
-	if err := NewEnv("ALL").CheckTerm(t); err != nil {
+	if err := theoryEnv(theory).CheckTerm(t); err != nil {
 		panic(fmt.Sprintf("smtgen: RandomGroundTerm built an ill-sorted term: %v", err))
 	}
 	return t
@@ -52,6 +54,8 @@ func randomGround(r *rand.Rand, theory string, depth int) *Term {
 		s = g.pick(BoolSort, IntSort, StringSort, StringSort)
 	case "regex":
 		s = g.pick(BoolSort, BoolSort, BoolSort, StringSort)
+	case "datatypes":
+		s = g.dtTopSort()
 	default:
 		return nil
 	}
@@ -103,6 +107,11 @@ func (g *groundGen) term(s *Sort, depth int) *Term {
 	// ite and = work in every theory.
 	if g.chance(12) {
 		return rgApp("ite", g.term(BoolSort, d), g.term(s, d), g.term(s, d))
+	}
+	if g.theory == "datatypes" {
+		if t := g.dtTerm(s, d); t != nil {
+			return t
+		}
 	}
 	switch {
 	case s.Equal(BoolSort):
@@ -498,6 +507,8 @@ func (g *groundGen) leaf(s *Sort) *Term {
 		return rgApp("str.to_re", rgString(rs))
 	case s.Name == "Array":
 		return &Term{Kind: KindApp, Name: "const", As: s, Args: []*Term{g.leaf(s.Args[1])}}
+	case s.DT != nil:
+		return g.dtLeaf(s)
 	}
 	panic("smtgen: no literal of sort " + s.String())
 }

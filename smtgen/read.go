@@ -26,8 +26,8 @@ func (e *SyntaxError) Error() string {
 // ones...) keep their arguments as normalised text in [Command.Raw]: comments dropped, one space
 // between list elements, |quoted| symbols that need no bars written without. So do modelled
 // commands (assert, define-fun...) that use a construct the AST cannot hold: match, symbolic
-// indices such as (_ is c), non-standard atoms such as cvc5's rational 1/4, options after
-// simplify's term; check Raw before Terms. (push) and (pop) read as Arity 1 and (declare-sort s)
+// indices other than the tester (_ is C), non-standard atoms such as cvc5's rational 1/4,
+// options after simplify's term; check Raw before Terms. (push) and (pop) read as Arity 1 and (declare-sort s)
 // as Arity 0; the printer writes the number, so the round trip equates them. Besides the
 // commands of SMT-LIB, define-const x S t is modelled like define-fun (Symbol, Sort, Terms=[t])
 // and simplify t and eval t like assert. Reading stops after (exit), the last command of the
@@ -61,8 +61,9 @@ func ParseScript(src string) (*Script, error) {
 	}
 }
 
-// ParseTerm reads a single SMT-LIB term (comments and surrounding white space allowed). A match
-// term or a symbolic index is reported as an error beginning with "unsupported:".
+// ParseTerm reads a single SMT-LIB term (comments and surrounding white space allowed). A
+// symbolic index other than the tester's (_ is C) is reported as an error beginning with
+// "unsupported:".
 func ParseTerm(src string) (*Term, error) {
 	return parseOne(src, (*scriptParser).term)
 }
@@ -168,6 +169,8 @@ const (
 	frLetBody                         // waiting for the body of a let
 	frQuantBody                       // waiting for the body of a quantifier
 	frAnnot                           // waiting for the annotated term
+	frMatchTerm                       // waiting for the matched term of a match
+	frMatchCase                       // waiting for the body of a match case
 )
 
 type parseFrame struct {
@@ -486,6 +489,9 @@ func (p *scriptParser) indexed() (string, []int, error) {
 func (p *scriptParser) ident(head smtToken) (*Term, error) {
 	switch {
 	case head.isSym("_"):
+		if tok, err := p.peek(); err == nil && tok.isSym("is") {
+			return p.tester()
+		}
 		name, idx, err := p.indexed()
 		if err != nil {
 			return nil, err
@@ -757,7 +763,7 @@ func (p *scriptParser) term() (*Term, error) {
 			case head.isSym("!"):
 				f = parseFrame{kind: frAnnot, t: p.newTerm(Term{Kind: KindAnnot})}
 			case head.isSym("match"):
-				return nil, p.unsupported(head.pos, "match")
+				f = parseFrame{kind: frMatchTerm, t: p.newTerm(Term{Kind: KindMatch})}
 			case head.isName():
 				f = parseFrame{kind: frApp, t: p.newTerm(Term{Kind: KindApp, Name: head.text}), argStart: len(p.args)}
 			case head.kind == tLParen:
@@ -838,6 +844,10 @@ func (p *scriptParser) term() (*Term, error) {
 					return nil, err
 				}
 				done = f.t
+			case frMatchTerm, frMatchCase:
+				if done, err = p.matchStep(f, done); err != nil {
+					return nil, err
+				}
 			}
 			if done != nil {
 				stack[len(stack)-1] = parseFrame{}

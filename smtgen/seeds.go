@@ -56,7 +56,7 @@ func (e *SkipError) Error() string {
 
 // declCommands are the commands an instance copies from its seed.
 var declCommands = map[string]bool{"declare-sort": true, "define-sort": true, "declare-fun": true,
-	"declare-const": true, "define-fun": true}
+	"declare-const": true, "define-fun": true, "define-fun-rec": true}
 
 // NewSeed parses and checks one seed script and returns its first usable part (see [NewSeeds]);
 // a script with none gives the *SkipError of its first part.
@@ -130,10 +130,12 @@ func newSeed(name, hash string, sc *Script) (*Seed, *SkipError) {
 	declared := map[string]bool{}
 	for _, c := range sc.Commands {
 		switch {
-		case c.Name == "declare-datatypes" || c.Name == "declare-datatype" || c.Name == "declare-codatatypes":
-			return nil, skip("datatypes", c.Name)
-		case c.Name == "define-funs-rec" || c.Name == "define-fun-rec":
-			return nil, skip("recursive-definitions", c.Name)
+		case c.Name == "declare-datatypes" || c.Name == "declare-datatype" || c.Name == "define-funs-rec":
+			// Kept as text (Raw); the checker reads it.
+			if !declared["\x00"+c.Raw] {
+				s.Decls = append(s.Decls, c)
+			}
+			declared["\x00"+c.Raw] = true
 		case c.Name == "assert" && (c.Raw != "" || len(c.Terms) != 1):
 			return nil, skip("unsupported-syntax", "(assert "+clip(c.Raw, 80)+")")
 		case declCommands[c.Name] && c.Raw != "":

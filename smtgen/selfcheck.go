@@ -78,7 +78,7 @@ func SelfCheck(ctx context.Context, theory string, n int, seed int64,
 		return nil, fmt.Errorf("self-check: unknown theory %q (want one of %s)", theory, strings.Join(Theories, ", "))
 	}
 	rep := &SelfCheckReport{Theory: theory}
-	env := NewEnv("ALL")
+	env := theoryEnv(theory)
 	for done := 0; done < n; {
 		k := min(selfCheckBatch, n-done)
 		items := make([]scItem, k)
@@ -117,7 +117,7 @@ func (rep *SelfCheckReport) batch(ctx context.Context, env *Env, items []scItem,
 		}
 		apps := PartialApps(terms)
 		var b strings.Builder
-		b.WriteString(SelfCheckScriptHeader)
+		b.WriteString(selfCheckHeader(rep.Theory))
 		for _, it := range items {
 			b.WriteString("(get-value (" + it.text + "))\n")
 		}

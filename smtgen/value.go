@@ -9,7 +9,7 @@ import (
 )
 
 // Value is a model value of the evaluator. The set is closed: [BoolValue], [IntValue],
-// [RealValue], [BVValue], [StringValue], [ArrayValue] and [ElemValue], plus the regular
+// [RealValue], [BVValue], [StringValue], [ArrayValue], [ElemValue] and [DatatypeValue], plus the regular
 // languages the evaluator builds internally for RegLan terms (never model values). Values are
 // immutable. String prints a literal term that z3 and cvc5 accept (see docs/smt-evaluator.md).
 type Value interface {
@@ -265,13 +265,16 @@ func domainSize(s *Sort) (int64, bool) {
 	case s.Name == "BitVec" && s.Width() > 0 && s.Width() <= 62:
 		return 1 << s.Width(), true
 	}
-	return 0, false
+	return enumSize(s)
 }
 
 // domainValue returns the i-th value of a sort that domainSize accepts, in increasing order.
 func domainValue(s *Sort, i uint64) Value {
 	if s.Equal(BoolSort) {
 		return BoolValue(i == 1)
+	}
+	if s.DT != nil {
+		return DatatypeValue{S: s, C: s.DT.Ctors[i]}
 	}
 	return NewBVUint(s.Width(), i)
 }
@@ -318,6 +321,8 @@ func Equal(a, b Value) bool {
 	case ElemValue:
 		y, ok := b.(ElemValue)
 		return ok && x.Index == y.Index && x.S.Equal(y.S)
+	case DatatypeValue:
+		return equalDT(x, b)
 	case reValue:
 		y, ok := b.(reValue)
 		if !ok || x.c != y.c {
@@ -351,6 +356,8 @@ func compareValues(a, b Value) int {
 		return compareRunes(x, b.(StringValue))
 	case ElemValue:
 		return x.Index - b.(ElemValue).Index
+	case DatatypeValue:
+		return compareDT(x, b.(DatatypeValue))
 	case ArrayValue:
 		y := b.(ArrayValue)
 		if c := compareValues(x.Default, y.Default); c != 0 {
@@ -391,7 +398,8 @@ func bvMask(w int) *big.Int {
 }
 
 // ZeroValue returns a fixed value of sort s: false, 0, 0.0, #b0..0, "", the constant array of the
-// element sort's zero, or element 0 of an uninterpreted sort. It returns nil for RegLan.
+// element sort's zero, a datatype's first non-recursive constructor applied to zero values, or
+// element 0 of an uninterpreted sort. It returns nil for RegLan.
 func ZeroValue(s *Sort) Value {
 	switch {
 	case s.Equal(BoolSort):
@@ -412,6 +420,8 @@ func ZeroValue(s *Sort) Value {
 			return nil
 		}
 		return NewArray(s, d)
+	case s.DT != nil:
+		return zeroDT(s)
 	}
 	return ElemValue{S: s, Index: 0}
 }

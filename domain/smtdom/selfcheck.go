@@ -45,7 +45,8 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	code := 0
 	for _, name := range solvers {
-		o, err := solverOptions(domain.Spec{Engine: name, Timeout: *timeout})
+		engine, version, _ := strings.Cut(name, "@") // z3@5.4.1: a PyPI wheel's solver
+		o, err := solverOptions(domain.Spec{Engine: engine, Version: version, Timeout: *timeout})
 		if err == nil {
 			var t *smtproc.Target // start one to check the binary and learn its version
 			if t, err = smtproc.New(o); err == nil {
