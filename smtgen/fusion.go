@@ -153,7 +153,7 @@ func (g *Fusion) CasesPerSetup() int { return g.opts.Mutants }
 
 // fusionAttempts bounds the second pools tried for one case before it falls back to a plain
 // STORM instance.
-const fusionAttempts = 8
+const fusionAttempts = 12
 
 // ParamFusion is the Params key describing a fusion: its mode and its variable pairs.
 const ParamFusion = "fusion"
@@ -169,7 +169,14 @@ func (g *Fusion) Generate(s uint64) (*fuzz.Case, error) {
 	r := rand.New(rand.NewPCG(s, 0xf051))
 	unsat := g.opts.Unsat > 0 && r.IntN(100) < g.opts.Unsat
 	for i := range fusionAttempts {
-		p2, err := g.storm.pool(fuzz.Mix(ss^uint64(i+1)) >> fuzz.SetupBits)
+		// The setup's pool first, with other second pools; after half the attempts, other
+		// first pools too.
+		if i >= fusionAttempts/2 {
+			if p1, err = g.storm.pool(fuzz.Mix(ss^uint64(2*i)) >> fuzz.SetupBits); err != nil {
+				return nil, err
+			}
+		}
+		p2, err := g.storm.pool(fuzz.Mix(ss^uint64(2*i+1)) >> fuzz.SetupBits)
 		if err != nil {
 			return nil, err
 		}

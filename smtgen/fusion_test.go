@@ -32,9 +32,9 @@ func fusionCases(t *testing.T, o FusionOptions, n int) []*fuzz.Case {
 // stored model and an UNSAT fusion's certificate holds; generation is deterministic; and both
 // modes and several fusion functions occur.
 func TestFusionCertified(t *testing.T) {
-	o := FusionOptions{Mutants: 5}
-	cases := fusionCases(t, o, 200)
-	again := fusionCases(t, o, 200)
+	o := FusionOptions{Mutants: 10}
+	cases := fusionCases(t, o, 120)
+	again := fusionCases(t, o, 120)
 	modes := map[string]int{}
 	funcs := map[string]int{}
 	for i, c := range cases {
