@@ -35,6 +35,13 @@ so that unsat is a soundness bug. Every sat answer's model is validated by the e
 --solver flags compare the solvers' answers, and crashes, timeouts and errors are findings too.
 Solvers run as long-lived processes reset between instances.
 
+Generator styles (--style): storm (the default) as above, where --unsat PERCENT of the instances
+of plain pools are instead unsatisfiable by construction (every constant and application pinned to
+the model, one fragment false under it: sat is the soundness bug); and fusion, semantic fusion
+(PLDI'20): two STORM formulas of the same known status fused through fresh variables with fusion
+and inversion functions (--pairs, --fusion-funcs; --unsat PERCENT of UNSAT fusions). docs/smt.md
+describes both and how their certificates are checked.
+
 Seeds come from --seeds DIR (any folder of .smt2 files, searched recursively, e.g. an SMT-LIB
 benchmark folder or ../shared/corpus/smt/QF_LIA); without it, the project's own seed set is used.
 
@@ -44,7 +51,7 @@ with each --solver, and prints where they disagree.`
 // Domain is the SMT domain.
 var Domain = &domain.Domain{
 	Name:     "smt",
-	Summary:  "fuzz SMT solvers with satisfiable-by-construction instances (STORM)",
+	Summary:  "fuzz SMT solvers with instances of known status (STORM, semantic fusion)",
 	Synopsis: synopsis, Unit: "instances", Owns: "its own solver processes",
 	EngineFlag: "solver", DefaultEngine: "z3",
 	Engines:        engines(),
