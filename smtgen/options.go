@@ -55,6 +55,10 @@ type Options struct {
 	Models string
 	// Connectives selects the construction operators: "rich" (default) or "storm".
 	Connectives string
+	// Unsat is the percentage of instances of non-incremental pools made unsatisfiable by
+	// construction (see unsat.go; negative: none, the default unless set, so that options stored
+	// before it existed regenerate the same cases).
+	Unsat int
 }
 
 // tactics are STORM's check-sat-using variants for Z3.
@@ -80,6 +84,7 @@ func (o Options) normalized() Options {
 	n.Mutants = def(o.Mutants, DefaultMutants)
 	n.Incremental = def(o.Incremental, DefaultIncremental)
 	n.Tactics = def(o.Tactics, -1)
+	n.Unsat = def(o.Unsat, -1)
 	if n.Models == "" {
 		n.Models = ModelsBoth
 	}
@@ -101,6 +106,7 @@ func (o *Options) form() genopts.Form {
 		genopts.IntOrNone("tactics", &o.Tactics, 100),
 		genopts.Choice("models", "model source", &o.Models, modelChoices),
 		genopts.Choice("connectives", "connectives", &o.Connectives, connChoices),
+		genopts.IntOrNone("unsat", &o.Unsat, 100),
 	}}
 }
 
@@ -114,9 +120,15 @@ func (o Options) validate() error {
 // String returns the options in canonical one-line form with defaults applied, e.g.
 // "storm{depth=64 asserts=64 enrich=1000 mutants=1000 incremental=50 tactics=0 models=both
 // connectives=rich}". [ParseOptions] reads it back.
+// The unsat key is printed only when set, so that options written before it existed keep their
+// text.
 func (o Options) String() string {
 	n := o.normalized()
-	return n.form().String()
+	f := n.form()
+	if n.Unsat < 0 {
+		f.Fields = f.Fields[:len(f.Fields)-1]
+	}
+	return f.String()
 }
 
 // ParseOptions reads options in the form [Options.String] writes. Keys may be left out (they take

@@ -135,8 +135,12 @@ type SatOracle struct{}
 // Name returns "sat".
 func (SatOracle) Name() string { return OracleSat }
 
-// Check looks for unsat among the answers of every run.
+// Check looks for unsat among the answers of every run (for sat among them on an instance
+// unsatisfiable by construction).
 func (SatOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	if c.Params[ParamExpect] == ExpectUnsat {
+		return checkUnsat(c, runs)
+	}
 	checked := false
 	for _, run := range runs {
 		r := result(c, run, RoleInstance)

@@ -101,7 +101,7 @@ func (r *reduction) valid(body []*Command) bool {
 		case "check-sat", "check-sat-using":
 			checks++
 		case "assert":
-			if r.model != nil {
+			if r.model != nil && r.c.Params[ParamExpect] != ExpectUnsat { // unsat: the oracle's certificate decides
 				if v, ok := r.model.Truth(ExpandLets(c.Terms[0])); !ok || !v {
 					return false
 				}

@@ -87,6 +87,9 @@ func (g *Generator) Generate(s uint64) (*fuzz.Case, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c := g.unsatCase(p, s); c != nil {
+		return c, nil
+	}
 	r := rand.New(rand.NewPCG(s, 0x5703))
 	c := &fuzz.Case{Domain: "smt", Gen: g.gen, Seed: s}
 	k := 1 + r.IntN(g.opts.MaxAsserts)
@@ -123,6 +126,13 @@ func (g *Generator) Generate(s uint64) (*fuzz.Case, error) {
 		}
 		script = instanceText(p.seed, append(cmds, check))
 	}
+	p.finish(c, script, asserts, checks, mode)
+	return c, nil
+}
+
+// finish sets c's queries (the instance script and the model query of asserts), its parsed
+// memo and its Params.
+func (p *pool) finish(c *fuzz.Case, script string, asserts []*Term, checks [][]*Term, mode string) {
 	c.Queries = []fuzz.Query{{Role: RoleInstance, Text: script}}
 	vt := valueTerms(p.seed.Env, asserts)
 	if len(vt) > 0 {
@@ -131,7 +141,6 @@ func (g *Generator) Generate(s uint64) (*fuzz.Case, error) {
 	c.Memo = &memo{queries: c.Queries, p: &parsed{env: p.seed.Env, checks: checks, values: vt}}
 	c.Params = map[string]string{ParamModel: p.modelText, ParamLogic: p.seed.Logic,
 		ParamSeed: p.seed.Name + " " + p.seed.Hash + " (" + p.modelSource + " model)", ParamMode: mode}
-	return c, nil
 }
 
 // instanceText prints an instance: produce-models, the seed's logic and declarations, then cmds.

@@ -35,6 +35,13 @@ so that unsat is a soundness bug. Every sat answer's model is validated by the e
 --solver flags compare the solvers' answers, and crashes, timeouts and errors are findings too.
 Solvers run as long-lived processes reset between instances.
 
+Generator styles (--style): storm (the default) as above, where --unsat PERCENT of the instances
+of plain pools are instead unsatisfiable by construction (every constant and application pinned to
+the model, one fragment false under it: sat is the soundness bug); and fusion, semantic fusion
+(PLDI'20): two STORM formulas of the same known status fused through fresh variables with fusion
+and inversion functions (--pairs, --fusion-funcs; --unsat PERCENT of UNSAT fusions). docs/smt.md
+describes both and how their certificates are checked.
+
 Seeds come from --seeds DIR (any folder of .smt2 files, searched recursively, e.g. an SMT-LIB
 benchmark folder or ../shared/corpus/smt/QF_LIA); without it, the project's own seed set is used.
 
@@ -44,7 +51,7 @@ with each --solver, and prints where they disagree.`
 // Domain is the SMT domain.
 var Domain = &domain.Domain{
 	Name:     "smt",
-	Summary:  "fuzz SMT solvers with satisfiable-by-construction instances (STORM)",
+	Summary:  "fuzz SMT solvers with instances of known status (STORM, semantic fusion)",
 	Synopsis: synopsis, Unit: "instances", Owns: "its own solver processes",
 	EngineFlag: "solver", DefaultEngine: "z3",
 	Engines:        engines(),
@@ -53,7 +60,8 @@ var Domain = &domain.Domain{
 	Timeout:        10 * time.Second,
 	TimeoutHelp:    "an instance over it is counted as a skipped check (error: timeout), not a finding: hard instances may rightly take longer",
 	FaultExample:   "drop-row:check-sat",
-	GenDefault:     func() string { return smtgen.Options{}.String() },
+	GenDefault:     genDefaults,
+	Styles:         domainStyles(),
 	Flags:          flags,
 	Build:          build,
 	Commands:       []domain.Command{{Name: "selfcheck", Usage: "compare polyfuzz's SMT evaluator with the solvers on random terms", Run: selfcheck}},
@@ -185,15 +193,8 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 		"      e.g. --solver-cmd '/opt/z3-4.13/bin/z3 -in -smt2'")
 	seeds := fs.String("seeds", "", "folder of .smt2 seed files, searched recursively (default: the project's own seeds)")
 	ref := fs.String("ref", "z3", "reference solver whose certified models seed the pools ('none': random models only)")
-	depth := fs.Int("depth", smtgen.DefaultMaxDepth, "maximum Boolean depth of pool formulas (STORM's D_max)")
-	asserts := fs.Int("asserts", smtgen.DefaultMaxAsserts, "maximum assertions per instance (STORM's A_max)")
-	enrich := fs.Int("enrich", smtgen.DefaultEnrichment, "formula construction steps per pool (STORM's NC)")
-	mutants := fs.Int("mutants", smtgen.DefaultMutants, "instances per seed pool (STORM's NM)")
-	incremental := fs.Int("incremental", smtgen.DefaultIncremental, "percent of pools in incremental push/pop mode")
-	tactics := fs.Int("tactics", -1, "percent of instances ending in Z3's check-sat-using a STORM tactic\n"+
-		"      (default: 50 when every solver is z3, else 0)")
-	models := fs.String("models", smtgen.ModelsBoth, "model source: both, ref (reference solver) or random")
-	conn := fs.String("connectives", smtgen.ConnRich, "construction operators: rich (and, not, or, xor, =>, ite, =) or storm (and, not)")
+	var sf styleFlags
+	sf.register(fs)
 	return func(s *domain.Settings, base domain.Spec) error {
 		for _, c := range cmds {
 			sp := base
@@ -209,50 +210,21 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 				s.Seeds = abs
 			}
 		}
-		o, err := domain.GenOptions(s.Gen, smtgen.Options{}, smtgen.ParseOptions)
+		st, err := styleOf(s.Gen, s.Style)
 		if err != nil {
 			return err
 		}
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-		all := s.Gen == ""
-		for _, f := range []struct {
-			name string
-			v    int
-			p    *int
-		}{{"depth", *depth, &o.MaxDepth}, {"asserts", *asserts, &o.MaxAsserts}, {"enrich", *enrich, &o.Enrichment},
-			{"mutants", *mutants, &o.Mutants}} {
-			if all || set[f.name] {
-				*f.p = f.v
-			}
-		}
-		if all || set["incremental"] {
-			o.Incremental = *incremental
-			if o.Incremental == 0 {
-				o.Incremental = -1
-			}
-		}
-		if all || set["tactics"] {
-			switch {
-			case *tactics > 0:
-				o.Tactics = *tactics
-			case *tactics == 0:
-				o.Tactics = -1
-			default:
-				o.Tactics = -1
-				if allZ3(s.Engines) {
-					o.Tactics = smtgen.DefaultTactics
+		for _, o := range styles {
+			for _, name := range o.Own {
+				if set[name] && o.Name != st.Name {
+					return fmt.Errorf("--%s is a flag of the %s style, not of %s; leave it out or use --style %s", name, o.Name, st.Name, o.Name)
 				}
 			}
 		}
-		if all || set["models"] {
-			o.Models = *models
-		}
-		if all || set["connectives"] {
-			o.Connectives = *conn
-		}
-		s.Gen = o.String()
-		return nil
+		s.Gen, err = st.Apply(s.Gen, &sf, func(n string) bool { return set[n] }, s.Gen == "", s)
+		return err
 	}
 }
 
@@ -270,7 +242,7 @@ func allZ3(specs []domain.Spec) bool {
 // the seeds of a stored finding are gone, the case cannot be regenerated: the setup has no
 // generator and replay runs the stored case.
 func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.Setup, error) {
-	opts, err := domain.GenOptions(s.Gen, smtgen.Options{}, smtgen.ParseOptions)
+	sty, err := styleOf(s.Gen, s.Style)
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +276,7 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 	if s.Ref != "none" && s.Ref != "" {
 		ref = (&refModels{spec: domain.Spec{Engine: s.Ref, Timeout: specTimeout(s)}, done: map[*smtgen.Seed]*refModel{}, log: log}).model
 	}
-	if st.Gen, err = smtgen.New(opts, seeds, ref); err != nil {
+	if st.Gen, err = sty.New(s.Gen, seeds, ref); err != nil {
 		return nil, err
 	}
 	st.Banner = append(st.Banner, fmt.Sprintf("%d usable seeds of %d in %s; skipped: %s", len(seeds), len(seeds)+len(skips),
