@@ -108,7 +108,10 @@ func ParseModelText(text string, env *Env) (*Model, error) {
 		if c.Name != "define-fun" || len(c.Terms) != 1 {
 			return nil, fmt.Errorf("model: unexpected command %s", c.Name)
 		}
-		ret := c.Sort
+		ret, err := resolveIn(env, c.Sort)
+		if err != nil {
+			return nil, fmt.Errorf("model: %s: %w", c.Symbol, err)
+		}
 		if len(c.Params) == 0 {
 			v, err := m.ParseValue(c.Terms[0], ret)
 			if err != nil {
@@ -132,7 +135,11 @@ func ParseModelText(text string, env *Env) (*Model, error) {
 				if cond.Name != "=" || len(cond.Args) != 2 || cond.Args[0].Name != "x!"+strconv.Itoa(i) {
 					return nil, fmt.Errorf("model: %s: bad entry condition %s", c.Symbol, cond)
 				}
-				if e.Args[i], err = m.ParseValue(cond.Args[1], c.Params[i].Sort); err != nil {
+				ps, err := resolveIn(env, c.Params[i].Sort)
+				if err != nil {
+					return nil, fmt.Errorf("model: %s: %w", c.Symbol, err)
+				}
+				if e.Args[i], err = m.ParseValue(cond.Args[1], ps); err != nil {
 					return nil, fmt.Errorf("model: %s: %w", c.Symbol, err)
 				}
 			}
@@ -148,4 +155,12 @@ func ParseModelText(text string, env *Env) (*Model, error) {
 		m.Funcs[c.Symbol] = t
 	}
 	return m, nil
+}
+
+// resolveIn resolves s against env's sort declarations (datatypes, aliases), when there is an env.
+func resolveIn(env *Env, s *Sort) (*Sort, error) {
+	if env == nil || s == nil {
+		return s, nil
+	}
+	return env.ResolveSort(s)
 }
