@@ -54,6 +54,7 @@ var rules = []rule{
 	{"targets/mysql", []string{"fuzz", "targets/sqlexec", "targets/sqlserver", "targets/redact", "targets/unreachable"}},
 	{"targets/smtproc", []string{"fuzz", "targets/childproc", "sexpr"}},
 	{"targets/smtbridge", nil},
+	{"targets/z3lib", []string{"fuzz", "targets/smtproc", "targets/childproc", "sexpr"}},
 	{"targets/muz", []string{"fuzz", "targets/childproc", "sexpr"}},
 	{"targets/rowserver", []string{"fuzz", "targets/childproc", "targets/pypi"}},
 	{"targets/swipl", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},

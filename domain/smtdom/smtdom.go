@@ -110,6 +110,7 @@ func engines() []domain.Engine {
 	for _, n := range smtproc.Presets() {
 		out = append(out, domain.Engine{Name: n, Open: openSolver, Versions: Wheels[n].Help})
 	}
+	out = append(out, domain.Engine{Name: Z3lib, InProcess: true, Hidden: !z3libBuilt, Open: openZ3lib})
 	return append(out, domain.Engine{Name: "cmd", Cmd: true, Hidden: true, Open: openSolver})
 }
 
@@ -128,6 +129,8 @@ func solverOptions(s domain.Spec) (smtproc.Options, error) {
 	var o smtproc.Options
 	var err error
 	switch {
+	case s.Engine == Z3lib: // its process twin, for repro.sh
+		o, err = z3libOptions()
 	case s.Cmd != "":
 		o, err = smtproc.Custom(s.Cmd)
 	case s.Version != "":
@@ -166,7 +169,10 @@ func wheelNames() string {
 	return strings.Join(names, ", ")
 }
 
-func openSolver(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+func openSolver(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
+	if s.Engine == Z3lib {
+		return openZ3lib(ctx, s)
+	}
 	o, err := solverOptions(s)
 	if err != nil {
 		return nil, err
@@ -195,6 +201,7 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 	ref := fs.String("ref", "z3", "reference solver whose certified models seed the pools ('none': random models only)")
 	var sf styleFlags
 	sf.register(fs)
+	isolate := fs.Bool("isolate", true, "run in-process solvers (z3lib) in a child process, so that a crash becomes a finding")
 	return func(s *domain.Settings, base domain.Spec) error {
 		for _, c := range cmds {
 			sp := base
@@ -203,6 +210,9 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 				sp.Fault = ""
 			}
 			s.Engines = append(s.Engines, sp)
+		}
+		for i := range s.Engines {
+			s.Engines[i].Isolate = *isolate && s.Engines[i].Engine == Z3lib
 		}
 		s.Seeds, s.Ref = *seeds, *ref
 		if s.Seeds != "" {
@@ -231,7 +241,7 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 // allZ3 reports whether every solver is z3 (none given means z3).
 func allZ3(specs []domain.Spec) bool {
 	for _, s := range specs {
-		if s.Engine != "z3" {
+		if s.Engine != "z3" && s.Engine != Z3lib {
 			return false
 		}
 	}
