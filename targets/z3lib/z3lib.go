@@ -52,10 +52,15 @@ type Options struct {
 	// FaultOn, when not empty, makes libz3 segfault on a statement that contains it: the
 	// injected crash that tests of crash isolation use.
 	FaultOn string
-	// ResetCommand resets the context with the (reset) command instead of replacing it. It is
-	// faster, but libz3's (reset) keeps the context's terms (their ids), which steers the solver
-	// to other models than a z3 process finds after its (reset).
-	ResetCommand bool
+	// HangOn, when not empty, makes the binding block without end on a statement that contains
+	// it, as a libz3 call that ignores Z3_interrupt does: the injected hang that tests of the
+	// isolated child's timeout use.
+	HangOn string
+	// FreshContext replaces the context between instances instead of sending it (reset), as a
+	// z3 process gets it. It is slower (every theory is set up again) and no closer to the
+	// process's models: libz3's (reset) keeps the context's terms (their ids), and a fresh API
+	// context finds other models than z3 -in as well.
+	FreshContext bool
 }
 
 // Target is one Z3 context behind the fuzz.Target contract. It is used by one goroutine.
@@ -128,13 +133,13 @@ func (t *Target) Name() string { return Name }
 // Version returns libz3's version.
 func (t *Target) Version() string { return t.version }
 
-// Reset makes the next statement run on a new context (or, with Options.ResetCommand, queues
-// (reset) for it).
+// Reset queues (reset) for the next statement (or, with Options.FreshContext, makes it run on a
+// new context).
 func (t *Target) Reset(context.Context) error {
 	if t.closed {
 		return errClosed
 	}
-	if t.ctx == nil || !t.opts.ResetCommand {
+	if t.ctx == nil || t.opts.FreshContext {
 		t.fresh = true
 		return nil
 	}
@@ -165,6 +170,9 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	}
 	if t.opts.FaultOn != "" && strings.Contains(stmt, t.opts.FaultOn) {
 		C.pf_z3_fault(t.ctx)
+	}
+	if t.opts.HangOn != "" && strings.Contains(stmt, t.opts.HangOn) {
+		select {}
 	}
 	out, interrupted := t.eval(ctx, script)
 	if interrupted {
