@@ -137,6 +137,9 @@ func (SatOracle) Name() string { return OracleSat }
 
 // Check looks for unsat among the answers of every run.
 func (SatOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	if _, ok := c.Params[ParamModel]; !ok { // a mutant: its answer is not known
+		return fuzz.Verdict{Skip: "no-construction-model"}
+	}
 	checked := false
 	for _, run := range runs {
 		r := result(c, run, RoleInstance)
@@ -203,7 +206,7 @@ func (p *parsed) certify(m *Model, at int) (int, error) {
 
 // ModelOracle validates the models solvers give: on sat, the case's model query asks for the
 // values of the declared constants and partial applications, and every assertion in scope must be
-// true under them. A false assertion, or two different values for one function at the same
+// true under them. It needs no construction model, so it checks mutants (opfuzz, typefuzz) too. A false assertion, or two different values for one function at the same
 // arguments, is an invalid-model finding; an assertion the evaluator cannot decide is not.
 type ModelOracle struct{}
 
