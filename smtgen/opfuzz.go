@@ -206,13 +206,17 @@ func mutantLogic(logic string, asserts []*Term) string {
 	}
 	for _, a := range asserts {
 		if nonlinear(a) {
+			if strings.Contains(strings.TrimPrefix(l, "QF_"), "S") { // no S*NIA logic is standard
+				return "ALL"
+			}
 			return strings.NewReplacer("LIRA", "NIRA", "LIA", "NIA", "LRA", "NRA").Replace(l)
 		}
 	}
 	return l
 }
 
-// nonlinear reports whether t multiplies two non-constant terms or divides by a non-constant.
+// nonlinear reports whether t multiplies two non-constant terms or divides by a non-constant or
+// by zero (cvc5 takes division by zero as nonlinear).
 func nonlinear(t *Term) bool {
 	if t.Kind == KindApp {
 		switch t.Name {
@@ -228,7 +232,7 @@ func nonlinear(t *Term) bool {
 			}
 		case "/", "div", "mod":
 			for _, a := range t.Args[1:] {
-				if !constNumber(a) {
+				if !constNumber(a) || isZeroLiteral(a) {
 					return true
 				}
 			}

@@ -15,7 +15,9 @@ import (
 // check-sat; any subset of by-construction assertions stays satisfiable), then, inside each
 // assertion, top-down replacement of a subterm by one of its children with the same value under
 // the model or by the literal of its value. Every candidate is evaluated under the model before it
-// is run; finally declarations no assertion uses are dropped.
+// is run; finally declarations no assertion uses are dropped. A mutant (opfuzz, typefuzz) has no
+// model: any subterm may take the place of its parent of the same sort. An option-fuzzing case's
+// default query is rebuilt from every candidate ([OptionQueries]).
 type Reducer struct{}
 
 // NewReducer returns the SMT reducer.
@@ -167,13 +169,14 @@ func (r *reduction) build(header, body []*Command) *fuzz.Case {
 			d.Queries = append(d.Queries, fuzz.Query{Role: RoleModel, Text: strings.TrimSuffix(getValue(vt), "\n")})
 		}
 	}
+	d.Queries = append(d.Queries, OptionQueries(d)...)
 	return d
 }
 
 // shrinkTerms replaces subterms of each assertion, top-down, by a child of the same sort and the
 // same value under the model, or by the literal of their value, while try accepts.
 func (r *reduction) shrinkTerms(ctx context.Context, try func([]*Command) bool) {
-	if r.model == nil {
+	if _, ok := r.c.Params[ParamModel]; ok && r.model == nil {
 		return
 	}
 	for progress := true; progress && ctx.Err() == nil; {
@@ -213,16 +216,26 @@ func (r *reduction) candidates(root *Term) []*Term {
 		if n.Kind == KindForall || n.Kind == KindExists {
 			continue
 		}
+		// Children, then grandchildren ((not (not x)) becomes x), of the same sort (and value,
+		// when the case has a model: without one, a mutant's, any).
+		var below []*Term
+		for _, a := range n.Args {
+			below = append(below, a)
+		}
+		for _, a := range n.Args {
+			below = append(below, a.Args...)
+		}
+		if r.model == nil {
+			for _, a := range below {
+				if a.Sort.Equal(n.Sort) && a.Kind != KindLet && a.Kind != KindForall && a.Kind != KindExists {
+					out = append(out, replace(root, n, a))
+				}
+			}
+			queue = append(queue, n.Args...)
+			continue
+		}
 		v, err := r.model.Eval(n)
 		if err == nil {
-			// Children, then grandchildren ((not (not x)) becomes x), of the same sort and value.
-			var below []*Term
-			for _, a := range n.Args {
-				below = append(below, a)
-			}
-			for _, a := range n.Args {
-				below = append(below, a.Args...)
-			}
 			for _, a := range below {
 				if a.Sort.Equal(n.Sort) && a.Kind != KindLet && a.Kind != KindForall && a.Kind != KindExists {
 					if w, err := r.model.Eval(a); err == nil && Equal(v, w) {

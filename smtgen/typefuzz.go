@@ -97,6 +97,14 @@ func (p *typePool) signatures(name string, n int) {
 	if n > 3 {
 		return
 	}
+	switch name {
+	case "to_real", "to_int", "is_int": // mixed arithmetic: only where the seed mixes Int and Real
+		_, i := p.terms[IntSort.String()]
+		_, r := p.terms[RealSort.String()]
+		if !i || !r {
+			return
+		}
+	}
 	idx := make([]int, n)
 	for {
 		args := make([]*Term, n)
@@ -151,9 +159,15 @@ func (p *typePool) mutate(r *rand.Rand, asserts []*Term) bool {
 		t    *Term
 	}
 	var holes []site
+	fixed := map[*Term]bool{} // the bounds of re.range stay constant strings
 	for i, a := range asserts {
 		groundSubterms(a, func(t *Term) {
-			if t.Sort != nil && len(p.sigs[t.Sort.String()]) > 0 {
+			if t.Kind == KindApp && t.Name == "re.range" {
+				for _, b := range t.Args {
+					fixed[b] = true
+				}
+			}
+			if t.Sort != nil && len(p.sigs[t.Sort.String()]) > 0 && !fixed[t] {
 				holes = append(holes, site{i, t})
 			}
 		})
@@ -168,6 +182,9 @@ func (p *typePool) mutate(r *rand.Rand, asserts []*Term) bool {
 		args := make([]*Term, len(sig.args))
 		for i, s := range sig.args {
 			args[i] = p.argument(r, s)
+			if sig.name == "re.range" { // solvers take constant bounds only
+				args[i] = &Term{Kind: KindString, Lit: string(rune('0' + r.IntN(75))), Sort: StringSort}
+			}
 		}
 		t := &Term{Kind: KindApp, Name: sig.name, Args: args}
 		s, err := p.seed.Env.appSort(t, nil)

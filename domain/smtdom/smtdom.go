@@ -45,7 +45,8 @@ with each --solver, and prints where they disagree.`
 var Domain = &domain.Domain{
 	Name:     "smt",
 	Summary:  "fuzz SMT solvers with satisfiable-by-construction instances (STORM)",
-	Synopsis: synopsis, Unit: "instances", Owns: "its own solver processes",
+	Synopsis: synopsis + stylesHelp, Unit: "instances", Owns: "its own solver processes",
+	Styles:   styles,
 	EngineFlag: "solver", DefaultEngine: "z3",
 	Engines:        engines(),
 	Oracles:        table.Infos(),
@@ -169,6 +170,7 @@ var table = domain.OracleTable[struct{}]{
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Answers{Role: smtgen.RoleInstance, Values: []string{"sat", "unsat", "unknown"}, Wildcards: []string{"unknown"}}
 	}},
+	{OracleInfo: domain.OracleInfo{Name: smtgen.OracleOptions}, New: func(struct{}) fuzz.Oracle { return smtgen.OptionsOracle{} }},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Errors{Expect: smtgen.ExpectError, SkipTimeouts: true, Chained: true}
 	}},
@@ -190,6 +192,8 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 		"      (default: 50 when every solver is z3, else 0)")
 	models := fs.String("models", smtgen.ModelsBoth, "model source: both, ref (reference solver) or random")
 	conn := fs.String("connectives", smtgen.ConnRich, "construction operators: rich (and, not, or, xor, =>, ite, =) or storm (and, not)")
+	mutations := fs.Int("mutations", smtgen.DefaultMutations, "opfuzz, typefuzz: at most this many mutations per mutant")
+	settings := fs.Int("settings", smtgen.DefaultSettings, "options: at most this many random solver options per instance")
 	return func(s *domain.Settings, base domain.Spec) error {
 		for _, c := range cmds {
 			sp := base
@@ -205,12 +209,19 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 				s.Seeds = abs
 			}
 		}
-		o, err := domain.GenOptions(s.Gen, smtgen.Options{}, smtgen.ParseOptions)
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		style, err := styleOf(s)
 		if err != nil {
 			return err
 		}
-		set := map[string]bool{}
-		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if style == smtgen.StyleOpFuzz || style == smtgen.StyleTypeFuzz {
+			return mutationGen(s, style, set, *mutations, *mutants)
+		}
+		o, err := stormOptions(s, style)
+		if err != nil {
+			return err
+		}
 		all := s.Gen == ""
 		for _, f := range []struct {
 			name string
@@ -247,6 +258,9 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 		if all || set["connectives"] {
 			o.Connectives = *conn
 		}
+		if style == smtgen.StyleOptions {
+			return optionsGen(s, o, set, *settings)
+		}
 		s.Gen = o.String()
 		return nil
 	}
@@ -266,10 +280,6 @@ func allZ3(specs []domain.Spec) bool {
 // the seeds of a stored finding are gone, the case cannot be regenerated: the setup has no
 // generator and replay runs the stored case.
 func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.Setup, error) {
-	opts, err := domain.GenOptions(s.Gen, smtgen.Options{}, smtgen.ParseOptions)
-	if err != nil {
-		return nil, err
-	}
 	st := &domain.Setup{Reducer: smtgen.NewReducer()}
 	var f smtgen.Format
 	for _, sp := range s.Engines {
@@ -280,7 +290,7 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 		f.Solvers = append(f.Solvers, smtgen.Solver{Name: o.Name, Cmd: domain.ShellJoin(o.Command)})
 	}
 	st.Format = f
-	st.Oracles = table.Make(s.Oracles, struct{}{})
+	st.Oracles = withOptionsOracle(s, table.Make(s.Oracles, struct{}{}))
 	seeds, skips, err := loadSeeds(s.Seeds)
 	if err == nil && len(seeds) == 0 {
 		err = fmt.Errorf("no usable seed among %d files in %s (%s)", len(skips), seedsName(s.Seeds), skipSummary(skips))
@@ -300,7 +310,7 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 	if s.Ref != "none" && s.Ref != "" {
 		ref = (&refModels{spec: domain.Spec{Engine: s.Ref, Timeout: specTimeout(s)}, done: map[*smtgen.Seed]*refModel{}, log: log}).model
 	}
-	if st.Gen, err = smtgen.New(opts, seeds, ref); err != nil {
+	if st.Gen, err = styleGenerator(s, seeds, ref); err != nil {
 		return nil, err
 	}
 	st.Banner = append(st.Banner, fmt.Sprintf("%d usable seeds of %d in %s; skipped: %s", len(seeds), len(seeds)+len(skips),
