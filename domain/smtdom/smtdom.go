@@ -46,7 +46,7 @@ var Domain = &domain.Domain{
 	Name:     "smt",
 	Summary:  "fuzz SMT solvers with satisfiable-by-construction instances (STORM)",
 	Synopsis: synopsis + stylesHelp, Unit: "instances", Owns: "its own solver processes",
-	Styles:   styles,
+	Styles:     styles,
 	EngineFlag: "solver", DefaultEngine: "z3",
 	Engines:        engines(),
 	Oracles:        table.Infos(),
