@@ -15,10 +15,12 @@ import (
 const StyleOptions = "options"
 
 // SolverOption is one option of a solver's option model: its SMT-LIB name (without the colon)
-// and the values it may take.
+// and the values it may take, and its documented default for a solver that does not answer
+// get-option (Bitwuzla's bridge).
 type SolverOption struct {
-	Name   string
-	Values []string
+	Name    string
+	Values  []string
+	Default string
 }
 
 // OptionModels are the option models of the solvers, keyed by engine name: options that change
@@ -28,59 +30,62 @@ type SolverOption struct {
 // An option the running solver does not know (get-option fails) is left out.
 var OptionModels = map[string][]SolverOption{
 	"z3": {
-		{"smt.arith.solver", []string{"2", "6"}},
-		{"smt.relevancy", []string{"0", "1", "2"}},
-		{"smt.phase_selection", []string{"0", "1", "2", "3", "4", "5"}},
-		{"smt.restart_strategy", []string{"0", "1", "2", "3", "4"}},
-		{"smt.random_seed", []string{"0", "1", "7", "42", "1000"}},
-		{"sat.random_seed", []string{"0", "3", "99"}},
-		{"smt.arith.random_initial_value", []string{"true", "false"}},
-		{"smt.arith.eager_eq_axioms", []string{"true", "false"}},
-		{"smt.arith.propagation_mode", []string{"0", "1", "2"}},
-		{"smt.bv.eq_axioms", []string{"true", "false"}},
-		{"sat.euf", []string{"true", "false"}},
-		{"rewriter.flat", []string{"true", "false"}},
-		{"rewriter.som", []string{"true", "false"}},
-		{"rewriter.hoist_mul", []string{"true", "false"}},
-		{"rewriter.arith_lhs", []string{"true", "false"}},
-		{"rewriter.push_ite_arith", []string{"true", "false"}},
-		{"rewriter.pull_cheap_ite", []string{"true", "false"}},
-		{"rewriter.elim_and", []string{"true", "false"}},
-		{"rewriter.blast_distinct", []string{"true", "false"}},
-		{"rewriter.expand_select_store", []string{"true", "false"}},
-		{"rewriter.sort_sums", []string{"true", "false"}},
-		{"rewriter.bv_sort_ac", []string{"true", "false"}},
-		{"rewriter.mul2concat", []string{"true", "false"}},
-		{"rewriter.ite_extra_rules", []string{"true", "false"}},
+		{"smt.arith.solver", []string{"2", "6"}, ""},
+		{"smt.relevancy", []string{"0", "1", "2"}, ""},
+		{"smt.phase_selection", []string{"0", "1", "2", "3", "4", "5"}, ""},
+		{"smt.restart_strategy", []string{"0", "1", "2", "3", "4"}, ""},
+		{"smt.random_seed", []string{"0", "1", "7", "42", "1000"}, ""},
+		{"sat.random_seed", []string{"0", "3", "99"}, ""},
+		{"smt.arith.random_initial_value", []string{"true", "false"}, ""},
+		{"smt.arith.eager_eq_axioms", []string{"true", "false"}, ""},
+		{"smt.arith.propagation_mode", []string{"0", "1", "2"}, ""},
+		{"smt.bv.eq_axioms", []string{"true", "false"}, ""},
+		{"sat.euf", []string{"true", "false"}, ""},
+		{"rewriter.flat", []string{"true", "false"}, ""},
+		{"rewriter.som", []string{"true", "false"}, ""},
+		{"rewriter.hoist_mul", []string{"true", "false"}, ""},
+		{"rewriter.arith_lhs", []string{"true", "false"}, ""},
+		{"rewriter.push_ite_arith", []string{"true", "false"}, ""},
+		{"rewriter.pull_cheap_ite", []string{"true", "false"}, ""},
+		{"rewriter.elim_and", []string{"true", "false"}, ""},
+		{"rewriter.blast_distinct", []string{"true", "false"}, ""},
+		{"rewriter.expand_select_store", []string{"true", "false"}, ""},
+		{"rewriter.sort_sums", []string{"true", "false"}, ""},
+		{"rewriter.bv_sort_ac", []string{"true", "false"}, ""},
+		{"rewriter.mul2concat", []string{"true", "false"}, ""},
+		{"rewriter.ite_extra_rules", []string{"true", "false"}, ""},
 	},
 	"cvc5": {
-		{"simplification", []string{"none", "batch"}},
-		{"decision", []string{"internal", "justification", "stoponly"}},
-		{"nl-ext", []string{"none", "light", "full"}},
-		{"nl-ext-tplanes", []string{"true", "false"}},
-		{"arith-rewrite-equalities", []string{"true", "false"}},
-		{"arith-brab", []string{"true", "false"}},
-		{"ite-simp", []string{"true", "false"}},
-		{"repeat-simp", []string{"true", "false"}},
-		{"miplib-trick", []string{"true", "false"}},
-		{"learned-rewrite", []string{"true", "false"}},
-		{"ext-rew-prep", []string{"off", "use", "agg"}},
-		{"pb-rewrites", []string{"true", "false"}},
-		{"strings-eager-eval", []string{"true", "false"}},
-		{"sat-random-seed", []string{"0", "5", "77"}},
-		{"seed", []string{"0", "3", "1234"}},
+		{"simplification", []string{"none", "batch"}, ""},
+		{"decision", []string{"internal", "justification", "stoponly"}, ""},
+		{"nl-ext", []string{"none", "light", "full"}, ""},
+		{"nl-ext-tplanes", []string{"true", "false"}, ""},
+		{"arith-rewrite-equalities", []string{"true", "false"}, ""},
+		{"arith-brab", []string{"true", "false"}, ""},
+		{"ite-simp", []string{"true", "false"}, ""},
+		{"repeat-simp", []string{"true", "false"}, ""},
+		{"learned-rewrite", []string{"true", "false"}, ""},
+		{"ext-rew-prep", []string{"off", "use", "agg"}, ""},
+		{"pb-rewrites", []string{"true", "false"}, ""},
+		{"strings-eager-eval", []string{"true", "false"}, ""},
+		{"sat-random-seed", []string{"0", "5", "77"}, ""},
+		{"seed", []string{"0", "3", "1234"}, ""},
 	},
-	"bitwuzla": {
-		{"rewrite-level", []string{"0", "1", "2"}},
-		{"bv-solver", []string{"bitblast", "preprop"}},
-		{"pp-contr-ands", []string{"true", "false"}},
-		{"pp-elim-extracts", []string{"true", "false"}},
-		{"pp-embedded", []string{"true", "false"}},
-		{"pp-flatten-and", []string{"true", "false"}},
-		{"pp-normalize", []string{"true", "false"}},
-		{"pp-skeleton-preproc", []string{"true", "false"}},
-		{"pp-variable-subst", []string{"true", "false"}},
-		{"seed", []string{"0", "11", "4242"}},
+	"bitwuzla": { // defaults of Bitwuzla 0.10's Options
+		{"rewrite-level", []string{"0", "1", "2"}, "2"},
+		{"bv-solver", []string{"bitblast", "preprop"}, "bitblast"},
+		{"abstraction", []string{"true", "false"}, "true"},
+		{"abstraction-bvadd", []string{"true", "false"}, "false"},
+		{"pp-elim-bvudiv", []string{"true", "false"}, "false"},
+		{"pp-embedded", []string{"true", "false"}, "true"},
+		{"pp-flatten-and", []string{"true", "false"}, "true"},
+		{"pp-normalize", []string{"true", "false"}, "true"},
+		{"pp-skeleton-preproc", []string{"true", "false"}, "true"},
+		{"pp-variable-subst", []string{"true", "false"}, "true"},
+		{"pp-variable-subst-norm-eq", []string{"true", "false"}, "true"},
+		{"pp-variable-subst-norm-diseq", []string{"true", "false"}, "false"},
+		{"pp-variable-subst-norm-bv-ineq", []string{"true", "false"}, "false"},
+		{"seed", []string{"1", "11", "4242"}, "27644437"},
 	},
 }
 

@@ -41,8 +41,10 @@ func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.C
 	}
 	r := &reduction{c: c, env: p.env}
 	_, r.values = c.Query(RoleModel)
-	if m, err := ParseModelText(c.Params[ParamModel], p.env); err == nil {
-		r.model = m
+	if text, ok := c.Params[ParamModel]; ok { // mutants have none
+		if m, err := ParseModelText(text, p.env); err == nil {
+			r.model = m
+		}
 	}
 	inBody := false
 	for _, cmd := range p.script.Commands {

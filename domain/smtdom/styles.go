@@ -158,6 +158,10 @@ func optionDefaults(s *domain.Settings, model string) (map[string]string, error)
 		if err != nil {
 			return nil, fmt.Errorf("--style options: %v", err)
 		}
+		if len(r.Rows) == 0 && opt.Default != "" { // no get-option (Bitwuzla's bridge)
+			out[opt.Name] = opt.Default
+			continue
+		}
 		if r.Failed() || len(r.Rows) != 1 || len(r.Rows[0]) != 1 {
 			continue
 		}
