@@ -92,3 +92,25 @@ func TestMutationOptionsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestOraclesOnMutants checks the oracles on a case without a construction model, as mutants
+// are: the sat oracle skips it, the model oracle validates the solver's model all the same.
+func TestOraclesOnMutants(t *testing.T) {
+	c := &fuzz.Case{Domain: "smt", Queries: []fuzz.Query{
+		{Role: RoleInstance, Text: "(set-logic QF_LIA)\n(declare-fun x () Int)\n(assert (> (mod x 3) 1))\n(check-sat)"},
+		{Role: RoleModel, Text: "(get-value (x))"}}, Params: map[string]string{ParamLogic: "QF_LIA", ParamMode: "opfuzz, 1 mutations"}}
+	run := func(answer, x string) []fuzz.Run {
+		return []fuzz.Run{{Target: "z3", Results: []*fuzz.Result{{Status: fuzz.StatusOK, Rows: [][]string{{answer}}},
+			{Status: fuzz.StatusOK, Rows: [][]string{{"x", x}}}}}}
+	}
+	if v := (SatOracle{}).Check(c, run("unsat", "0")); v.Skip != "no-construction-model" || v.Finding != nil {
+		t.Errorf("sat oracle on a mutant: %+v", v)
+	}
+	if v := (ModelOracle{}).Check(c, run("sat", "5")); !v.Checked || v.Finding != nil {
+		t.Errorf("model oracle, right model: %+v", v)
+	}
+	v := (ModelOracle{}).Check(c, run("sat", "4"))
+	if v.Finding == nil || v.Finding.Title != "model: z3: invalid model of a qf_lia instance (opfuzz, n mutations)" {
+		t.Errorf("model oracle, wrong model: %+v", v.Finding)
+	}
+}
