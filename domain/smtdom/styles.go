@@ -22,6 +22,7 @@ var styles = []domain.Style{
 }
 
 const stylesHelp = `
+
 Styles (--style): storm (the default) as above. opfuzz (yinyang, OOPSLA'20) mutates the seeds
 themselves, replacing operators by others of their class where sorts and arity allow (= distinct;
 and or => xor; < <= > >=; + - * /; div mod; the bit-vector, string and regex classes);
