@@ -26,7 +26,7 @@ func TestSMTStylesFaults(t *testing.T) {
 		{"opfuzz", "bv_bits.smt2", plant(`\(bvsmod `), "diff", "diff: z3 vs z3: answers sat vs unsat",
 			[]string{"--solver", "z3", "--solver", "z3@4.8.12", "--mutations", "8"}},
 		{"typefuzz", "bv_bits.smt2", plant(`\(bvxnor `), "diff", "diff: z3 vs z3: answers sat vs unsat",
-			[]string{"--solver", "z3", "--solver", "z3@4.8.12"}},
+			[]string{"--solver", "z3", "--solver", "z3@4.8.12", "--mutations", "8"}},
 		{"options", "lia_schedule.smt2", plant(`\(set-option :smt\.relevancy 0\)`), "options",
 			"options: z3: unsat with options, sat with defaults on a qf_lia instance",
 			[]string{"--solver", "z3", "--settings", "6", "--incremental", "0"}},
