@@ -3,6 +3,7 @@ package smtdom
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/polyfuzz/polyfuzz/domain"
@@ -175,7 +176,8 @@ func optionDefaults(s *domain.Settings, model string) (map[string]string, error)
 	return out, nil
 }
 
-// withOptionsOracle adds the options oracle to an options campaign's oracles.
+// withOptionsOracle adds the options oracle to an options campaign's oracles (and its name to
+// the settings', which the banner and stored findings show).
 func withOptionsOracle(s *domain.Settings, os []fuzz.Oracle) []fuzz.Oracle {
 	if style, _ := styleOf(s); style != smtgen.StyleOptions {
 		return os
@@ -184,6 +186,9 @@ func withOptionsOracle(s *domain.Settings, os []fuzz.Oracle) []fuzz.Oracle {
 		if o.Name() == smtgen.OracleOptions {
 			return os
 		}
+	}
+	if !slices.Contains(s.Oracles, smtgen.OracleOptions) {
+		s.Oracles = append(s.Oracles, smtgen.OracleOptions)
 	}
 	return append(os, smtgen.OptionsOracle{})
 }
