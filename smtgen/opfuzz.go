@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/genopts"
@@ -120,7 +121,20 @@ type Mutator struct {
 	opts  MutationOptions
 	gen   string
 	seeds []*Seed
-	pools *fuzz.SetupCache[*typePool]
+	pools []lazyPool // typefuzz's, by seed
+}
+
+// lazyPool is a seed's type pool, made when first needed.
+type lazyPool struct {
+	once sync.Once
+	p    *typePool
+}
+
+// pool returns the type pool of seed i.
+func (g *Mutator) pool(i int) *typePool {
+	lp := &g.pools[i]
+	lp.once.Do(func() { lp.p = newTypePool(g.seeds[i]) })
+	return lp.p
 }
 
 // NewMutator returns the generator of o.Style over seeds (at least one).
@@ -135,7 +149,7 @@ func NewMutator(o MutationOptions, seeds []*Seed) (*Mutator, error) {
 	if len(seeds) == 0 {
 		return nil, fmt.Errorf("smtgen: no usable seeds")
 	}
-	return &Mutator{opts: n, gen: n.String(), seeds: seeds, pools: fuzz.NewSetupCache[*typePool](poolCache)}, nil
+	return &Mutator{opts: n, gen: n.String(), seeds: seeds, pools: make([]lazyPool, len(seeds))}, nil
 }
 
 // CasesPerSetup is Options.Mutants: consecutive cases mutate the same seed.
@@ -148,7 +162,8 @@ func (g *Mutator) Generate(s uint64) (*fuzz.Case, error) {
 	r := rand.New(rand.NewPCG(s, 0x7f02))
 	k := 1 + r.IntN(g.opts.Mutations)
 	for i := range g.seeds {
-		seed := g.seeds[(start+i)%len(g.seeds)]
+		si := (start + i) % len(g.seeds)
+		seed := g.seeds[si]
 		asserts := append([]*Term(nil), seed.Asserts...)
 		done := 0
 		for range k {
@@ -156,12 +171,7 @@ func (g *Mutator) Generate(s uint64) (*fuzz.Case, error) {
 			if g.opts.Style == StyleOpFuzz {
 				ok = opMutate(r, seed.Env, asserts)
 			} else {
-				var tp *typePool
-				tp, err := g.pools.Get(ss^uint64(i), func() (*typePool, error) { return newTypePool(seed), nil })
-				if err != nil {
-					return nil, err
-				}
-				ok = tp.mutate(r, asserts)
+				ok = g.pool(si).mutate(r, asserts)
 			}
 			if ok {
 				done++

@@ -2,6 +2,7 @@ package smtgen
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -112,5 +113,40 @@ func TestOraclesOnMutants(t *testing.T) {
 	v := (ModelOracle{}).Check(c, run("sat", "4"))
 	if v.Finding == nil || v.Finding.Title != "model: z3: invalid model of a qf_lia instance (opfuzz, n mutations)" {
 		t.Errorf("model oracle, wrong model: %+v", v.Finding)
+	}
+}
+
+// TestMutantsConcurrent generates mutants from several goroutines at once, as workers do (run
+// with -race): each equals the one generated alone.
+func TestMutantsConcurrent(t *testing.T) {
+	seeds := loadTestSeeds(t)
+	for _, style := range []string{StyleOpFuzz, StyleTypeFuzz} {
+		g, err := NewMutator(MutationOptions{Style: style, Mutants: 5}, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]string, 120)
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(want); i += 4 {
+					c, err := g.Generate(fuzz.CaseSeed(5, uint64(i), g.CasesPerSetup()))
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					want[i] = c.Queries[0].Text
+				}
+			}()
+		}
+		wg.Wait()
+		h, _ := NewMutator(MutationOptions{Style: style, Mutants: 5}, seeds)
+		for i := range want {
+			if c, err := h.Generate(fuzz.CaseSeed(5, uint64(i), h.CasesPerSetup())); err != nil || c.Queries[0].Text != want[i] {
+				t.Fatalf("%s: case %d differs when generated alone (%v)", style, i, err)
+			}
+		}
 	}
 }
