@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/pypi"
 )
 
 // TestSMTStylesFaults proves each SMT style beside STORM catches a planted solver fault that STORM
@@ -15,6 +16,10 @@ import (
 // (options). The finding has its oracle, kind and title, is reduced and replays.
 func TestSMTStylesFaults(t *testing.T) {
 	testenv.NeedEngine(t, "z3")
+	if !pypi.Installed("z3-solver", "4.8.12.0") {
+		testenv.Missing(t, "z3-solver==4.8.12.0 is not installed (the second z3): polyfuzz bench install z3-solver==4.8.12.0")
+		return
+	}
 	seed := fmt.Sprint(testenv.Seed(t))
 	plant := func(match string) string {
 		return `[{"id":"planted","kind":"answer","match":` + fmt.Sprintf("%q", match) + `,"find":"^sat$","with":"unsat"}]`
