@@ -236,12 +236,12 @@ func defaultQuery(params map[string]string, inst string) fuzz.Query {
 	return fuzz.Query{Role: RoleDefault, Text: "(reset)\n" + params[ParamOptionDefaults] + "\n" + inst}
 }
 
-// OptionQueries returns the queries an option-fuzzing case adds to the instance c has: the
-// default query of c's instance without its fuzzed options; none for cases of other styles. The
-// reducer rebuilds them for every candidate.
-func OptionQueries(c *fuzz.Case) []fuzz.Query {
+// RebuildOptionCase makes a candidate of the reducer a whole option-fuzzing case again: its
+// options are the fuzzed ones its instance still sets, and its default query solves that instance
+// without them. Cases of other styles are left as they are.
+func RebuildOptionCase(c *fuzz.Case) {
 	if _, ok := c.Params[ParamOptionDefaults]; !ok {
-		return nil
+		return
 	}
 	inst, _ := c.Query(RoleInstance)
 	keys := map[string]bool{}
@@ -250,12 +250,28 @@ func OptionQueries(c *fuzz.Case) []fuzz.Query {
 			keys[f[1]] = true
 		}
 	}
-	var kept []string
+	var kept, opts []string
 	for _, l := range strings.Split(inst, "\n") {
 		if f := strings.Fields(l); len(f) == 3 && f[0] == "(set-option" && keys[f[1]] {
+			opts = append(opts, l)
 			continue
 		}
 		kept = append(kept, l)
 	}
-	return []fuzz.Query{defaultQuery(c.Params, strings.Join(kept, "\n"))}
+	c.Params[ParamOptions] = strings.Join(opts, "\n")
+	c.Queries = append(slices.DeleteFunc(c.Queries, func(q fuzz.Query) bool { return q.Role == RoleDefault }),
+		defaultQuery(c.Params, strings.Join(kept, "\n")))
+}
+
+// fuzzedOption reports whether cmd sets one of the options c's generator chose.
+func fuzzedOption(c *fuzz.Case, cmd *Command) bool {
+	if cmd.Name != "set-option" {
+		return false
+	}
+	for _, l := range strings.Split(c.Params[ParamOptions], "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[1] == cmd.Attr.Key {
+			return true
+		}
+	}
+	return false
 }

@@ -9,8 +9,8 @@ import (
 
 // TestOptionFuzzer generates option-fuzzing cases: each instance starts with 1 to Settings
 // options of the model at values other than their defaults, the default query restores every
-// option after a reset and then solves the same instance, OptionQueries rebuilds that query from
-// the instance alone, generation is deterministic and options unknown to the solver are left out.
+// option after a reset and then solves the same instance, RebuildOptionCase rebuilds that query and
+// the options from the instance alone, generation is deterministic and options unknown to the solver are left out.
 func TestOptionFuzzer(t *testing.T) {
 	seeds := loadTestSeeds(t)
 	defaults := map[string]string{}
@@ -46,8 +46,12 @@ func TestOptionFuzzer(t *testing.T) {
 			!strings.HasSuffix(def, strings.TrimPrefix(inst, c.Params[ParamOptions]+"\n")) {
 			t.Fatalf("seed %d: default query\n%s\ndoes not restore the options and solve\n%s", s, def, inst)
 		}
-		if q := OptionQueries(c); len(q) != 1 || q[0].Text != def {
-			t.Fatalf("seed %d: OptionQueries gives %v, want the default query", s, q)
+		d := c.Clone()
+		d.Queries = d.Queries[:len(d.Queries)-1]
+		d.Params[ParamOptions] += "\n(set-option :smt.not_in_the_instance 1)"
+		RebuildOptionCase(d)
+		if q, _ := d.Query(RoleDefault); q != def || len(d.Queries) != len(c.Queries) || d.Params[ParamOptions] != c.Params[ParamOptions] {
+			t.Fatalf("seed %d: RebuildOptionCase gives %v, options %q; want the default query and options %q", s, d.Queries, d.Params[ParamOptions], c.Params[ParamOptions])
 		}
 		if _, err := readCase(c); err != nil {
 			t.Fatalf("seed %d: %v", s, err)

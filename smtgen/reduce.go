@@ -16,8 +16,9 @@ import (
 // assertion, top-down replacement of a subterm by one of its children with the same value under
 // the model or by the literal of its value. Every candidate is evaluated under the model before it
 // is run; finally declarations no assertion uses are dropped. A mutant (opfuzz, typefuzz) has no
-// model: any subterm may take the place of its parent of the same sort. An option-fuzzing case's
-// default query is rebuilt from every candidate ([OptionQueries]).
+// model: any subterm may take the place of its parent of the same sort. An option-fuzzing case
+// also loses the fuzzed options it does not need, and its default query is rebuilt from every
+// candidate ([RebuildOptionCase]).
 type Reducer struct{}
 
 // NewReducer returns the SMT reducer.
@@ -84,6 +85,17 @@ func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.C
 	if h := r.usedHeader(); len(h) < len(r.header) {
 		if cand := r.build(h, r.body); keep(ctx, cand) {
 			r.header, best = h, cand
+		}
+	}
+	// Fuzzed options the finding does not need (option fuzzing), one at a time.
+	for i := 0; i < len(r.header) && ctx.Err() == nil; i++ {
+		if !fuzzedOption(c, r.header[i]) {
+			continue
+		}
+		h := slices.Delete(slices.Clone(r.header), i, i+1)
+		if cand := r.build(h, r.body); keep(ctx, cand) {
+			r.header, best = h, cand
+			i--
 		}
 	}
 	return best, nil
@@ -171,7 +183,7 @@ func (r *reduction) build(header, body []*Command) *fuzz.Case {
 			d.Queries = append(d.Queries, fuzz.Query{Role: RoleModel, Text: strings.TrimSuffix(getValue(vt), "\n")})
 		}
 	}
-	d.Queries = append(d.Queries, OptionQueries(d)...)
+	RebuildOptionCase(d)
 	return d
 }
 

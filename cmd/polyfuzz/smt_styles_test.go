@@ -57,6 +57,9 @@ func TestSMTStylesFaults(t *testing.T) {
 			if a, b := len(red.Queries[0].Text), len(orig.Queries[0].Text); a >= b {
 				t.Errorf("%s: reduced instance has %d bytes, the original %d", rec.Title, a, b)
 			}
+			if n := strings.Count(red.Queries[0].Text, "(set-option"); tc.style == "options" && n != 2 {
+				t.Errorf("%s: the reduced instance sets %d options, want the planted one and produce-models", rec.Title, n)
+			}
 			t.Logf("%s: %d hits, reduced from %d to %d bytes:\n%s", rec.Title, rec.Hits, len(orig.Queries[0].Text),
 				len(red.Queries[0].Text), red.Queries[0].Text)
 			stormOut, stormStdout := run("storm")
