@@ -15,7 +15,10 @@ import (
 // check-sat; any subset of by-construction assertions stays satisfiable), then, inside each
 // assertion, top-down replacement of a subterm by one of its children with the same value under
 // the model or by the literal of its value. Every candidate is evaluated under the model before it
-// is run; finally declarations no assertion uses are dropped.
+// is run; finally declarations no assertion uses are dropped. A mutant (opfuzz, typefuzz) has no
+// model: any subterm may take the place of its parent of the same sort. An option-fuzzing case
+// also loses the fuzzed options it does not need, and its default query is rebuilt from every
+// candidate ([RebuildOptionCase]).
 type Reducer struct{}
 
 // NewReducer returns the SMT reducer.
@@ -39,8 +42,10 @@ func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.C
 	}
 	r := &reduction{c: c, env: p.env}
 	_, r.values = c.Query(RoleModel)
-	if m, err := ParseModelText(c.Params[ParamModel], p.env); err == nil {
-		r.model = m
+	if text, ok := c.Params[ParamModel]; ok { // mutants have none
+		if m, err := ParseModelText(text, p.env); err == nil {
+			r.model = m
+		}
 	}
 	inBody := false
 	for _, cmd := range p.script.Commands {
@@ -80,6 +85,17 @@ func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.C
 	if h := r.usedHeader(); len(h) < len(r.header) {
 		if cand := r.build(h, r.body); keep(ctx, cand) {
 			r.header, best = h, cand
+		}
+	}
+	// Fuzzed options the finding does not need (option fuzzing), one at a time.
+	for i := 0; i < len(r.header) && ctx.Err() == nil; i++ {
+		if !fuzzedOption(c, r.header[i]) {
+			continue
+		}
+		h := slices.Delete(slices.Clone(r.header), i, i+1)
+		if cand := r.build(h, r.body); keep(ctx, cand) {
+			r.header, best = h, cand
+			i--
 		}
 	}
 	return best, nil
@@ -167,13 +183,14 @@ func (r *reduction) build(header, body []*Command) *fuzz.Case {
 			d.Queries = append(d.Queries, fuzz.Query{Role: RoleModel, Text: strings.TrimSuffix(getValue(vt), "\n")})
 		}
 	}
+	RebuildOptionCase(d)
 	return d
 }
 
 // shrinkTerms replaces subterms of each assertion, top-down, by a child of the same sort and the
 // same value under the model, or by the literal of their value, while try accepts.
 func (r *reduction) shrinkTerms(ctx context.Context, try func([]*Command) bool) {
-	if r.model == nil {
+	if _, ok := r.c.Params[ParamModel]; ok && r.model == nil {
 		return
 	}
 	for progress := true; progress && ctx.Err() == nil; {
@@ -213,16 +230,26 @@ func (r *reduction) candidates(root *Term) []*Term {
 		if n.Kind == KindForall || n.Kind == KindExists {
 			continue
 		}
+		// Children, then grandchildren ((not (not x)) becomes x), of the same sort (and value,
+		// when the case has a model: without one, a mutant's, any).
+		var below []*Term
+		for _, a := range n.Args {
+			below = append(below, a)
+		}
+		for _, a := range n.Args {
+			below = append(below, a.Args...)
+		}
+		if r.model == nil {
+			for _, a := range below {
+				if a.Sort.Equal(n.Sort) && a.Kind != KindLet && a.Kind != KindForall && a.Kind != KindExists {
+					out = append(out, replace(root, n, a))
+				}
+			}
+			queue = append(queue, n.Args...)
+			continue
+		}
 		v, err := r.model.Eval(n)
 		if err == nil {
-			// Children, then grandchildren ((not (not x)) becomes x), of the same sort and value.
-			var below []*Term
-			for _, a := range n.Args {
-				below = append(below, a)
-			}
-			for _, a := range n.Args {
-				below = append(below, a.Args...)
-			}
 			for _, a := range below {
 				if a.Sort.Equal(n.Sort) && a.Kind != KindLet && a.Kind != KindForall && a.Kind != KindExists {
 					if w, err := r.model.Eval(a); err == nil && Equal(v, w) {

@@ -51,8 +51,8 @@ with each --solver, and prints where they disagree.`
 // Domain is the SMT domain.
 var Domain = &domain.Domain{
 	Name:     "smt",
-	Summary:  "fuzz SMT solvers with instances of known status (STORM, semantic fusion)",
-	Synopsis: synopsis, Unit: "instances", Owns: "its own solver processes",
+	Summary:  "fuzz SMT solvers: instances of known status (STORM, semantic fusion), yinyang's mutations, option fuzzing",
+	Synopsis: synopsis + stylesHelp, Unit: "instances", Owns: "its own solver processes",
 	EngineFlag: "solver", DefaultEngine: "z3",
 	Engines:        engines(),
 	Oracles:        table.Infos(),
@@ -187,6 +187,7 @@ var table = domain.OracleTable[struct{}]{
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Answers{Role: smtgen.RoleInstance, Values: []string{"sat", "unsat", "unknown"}, Wildcards: []string{"unknown"}}
 	}},
+	{OracleInfo: domain.OracleInfo{Name: smtgen.OracleOptions}, New: func(struct{}) fuzz.Oracle { return smtgen.OptionsOracle{} }},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(struct{}) fuzz.Oracle {
 		return oracles.Errors{Expect: smtgen.ExpectError, SkipTimeouts: true, Chained: true}
 	}},
@@ -228,7 +229,7 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 		for _, o := range styles {
 			for _, name := range o.Own {
-				if set[name] && o.Name != st.Name {
+				if set[name] && o.Name != st.Name && !slices.Contains(st.Own, name) {
 					return fmt.Errorf("--%s is a flag of the %s style, not of %s; leave it out or use --style %s", name, o.Name, st.Name, o.Name)
 				}
 			}
@@ -286,7 +287,7 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 	if s.Ref != "none" && s.Ref != "" {
 		ref = (&refModels{spec: domain.Spec{Engine: s.Ref, Timeout: specTimeout(s)}, done: map[*smtgen.Seed]*refModel{}, log: log}).model
 	}
-	if st.Gen, err = sty.New(s.Gen, seeds, ref); err != nil {
+	if st.Gen, err = sty.New(s.Gen, seeds, ref, s); err != nil {
 		return nil, err
 	}
 	st.Banner = append(st.Banner, fmt.Sprintf("%d usable seeds of %d in %s; skipped: %s", len(seeds), len(seeds)+len(skips),

@@ -1,6 +1,7 @@
 package smtdom
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"strings"
@@ -20,7 +21,7 @@ type style struct {
 	// Apply returns the options' text of gen (default options when empty) with the flags set
 	// applied (every flag when all).
 	Apply func(gen string, f *styleFlags, set func(string) bool, all bool, s *domain.Settings) (string, error)
-	New   func(gen string, seeds []*smtgen.Seed, ref smtgen.RefFunc) (fuzz.Generator, error)
+	New   func(gen string, seeds []*smtgen.Seed, ref smtgen.RefFunc, s *domain.Settings) (fuzz.Generator, error)
 }
 
 // styles are the SMT generator styles, the default first: adding a style is a row here.
@@ -29,7 +30,7 @@ var styles = []style{
 		Default: func() string { return smtgen.Options{}.String() },
 		Own:     []string{"depth", "enrich", "incremental", "tactics", "connectives"},
 		Apply:   applyStorm,
-		New: func(gen string, seeds []*smtgen.Seed, ref smtgen.RefFunc) (fuzz.Generator, error) {
+		New: func(gen string, seeds []*smtgen.Seed, ref smtgen.RefFunc, _ *domain.Settings) (fuzz.Generator, error) {
 			o, err := domain.GenOptions(gen, smtgen.Options{}, smtgen.ParseOptions)
 			if err != nil {
 				return nil, err
@@ -40,13 +41,79 @@ var styles = []style{
 		Default: func() string { return smtgen.DefaultFusionOptions().String() },
 		Own:     []string{"pairs", "fusion-funcs"},
 		Apply:   applyFusion,
-		New: func(gen string, seeds []*smtgen.Seed, ref smtgen.RefFunc) (fuzz.Generator, error) {
+		New: func(gen string, seeds []*smtgen.Seed, ref smtgen.RefFunc, _ *domain.Settings) (fuzz.Generator, error) {
 			o, err := domain.GenOptions(gen, smtgen.DefaultFusionOptions(), smtgen.ParseFusionOptions)
 			if err != nil {
 				return nil, err
 			}
 			return smtgen.NewFusion(o, seeds, ref)
 		}},
+	mutationStyle(smtgen.StyleOpFuzz, "yinyang's opfuzz: operators replaced by others of their class, differential"),
+	mutationStyle(smtgen.StyleTypeFuzz, "yinyang's typefuzz: subterms replaced by new well-sorted applications, differential"),
+	{Style: domain.Style{Name: smtgen.StyleOptions, Summary: "option fuzzing: STORM instances under random solver options, against the defaults",
+		Oracles: []string{smtgen.OracleSat, smtgen.OracleModel, smtgen.OracleOptions, "diff"}},
+		Default: func() string { return smtgen.OptionOptions{}.String() },
+		Own:     []string{"settings", "depth", "enrich", "incremental", "tactics", "connectives"},
+		Apply:   applyOptions,
+		New: func(gen string, seeds []*smtgen.Seed, ref smtgen.RefFunc, s *domain.Settings) (fuzz.Generator, error) {
+			o, err := domain.GenOptions(gen, smtgen.OptionOptions{}, smtgen.ParseOptionOptions)
+			if err != nil {
+				return nil, err
+			}
+			defaults, err := optionDefaults(s, o.Solver)
+			if err != nil {
+				return nil, err
+			}
+			return smtgen.NewOptionFuzzer(o, seeds, ref, defaults)
+		}},
+}
+
+// stylesHelp is the --help text of the mutation and option styles.
+const stylesHelp = `
+
+opfuzz (yinyang, OOPSLA'20) mutates the seeds themselves, replacing operators by others of their
+class where sorts and arity allow (= distinct; and or => xor; < <= > >=; + - * /; div mod; the
+bit-vector, string and regex classes); typefuzz (OOPSLA'21) replaces a random subterm by a new
+application of an operator of the same sort whose arguments are the seed's own subterms or fresh
+literals. A mutant's answer is unknown: give two or more --solver flags (diff compares them);
+every sat model is still validated (model), and crashes and errors are findings. --mutations N
+bounds the mutations per mutant, --mutants the mutants per seed (default 300). options prepends 1
+to --settings random (set-option ...) commands from the first solver's option model (z3, cvc5,
+bitwuzla) to STORM instances and solves each instance a second time with every option at its
+default: the options oracle compares the two answers; the sat and model oracles check the
+instance as for storm.`
+
+// mutationStyle is the row of a yinyang mutation style (opfuzz, typefuzz): its answers are
+// unknown, so its default oracles are the model validation and the differential.
+func mutationStyle(name, summary string) style {
+	parse := func(t string) (smtgen.MutationOptions, error) { return smtgen.ParseMutationOptions(name, t) }
+	return style{Style: domain.Style{Name: name, Summary: summary, Oracles: []string{smtgen.OracleModel, "diff"}},
+		Default: func() string { return smtgen.DefaultMutationOptions(name).String() },
+		Own:     []string{"mutations"},
+		Apply: func(gen string, f *styleFlags, set func(string) bool, all bool, _ *domain.Settings) (string, error) {
+			o, err := domain.GenOptions(gen, smtgen.DefaultMutationOptions(name), parse)
+			if err != nil {
+				return "", err
+			}
+			if set("mutations") {
+				o.Mutations = *f.mutations
+			}
+			if set("mutants") {
+				o.Mutants = *f.mutants
+			}
+			n, err := parse(o.String()) // refuse a bad --mutations or --mutants like bad --gen keys
+			if err != nil {
+				return "", err
+			}
+			return n.String(), nil
+		},
+		New: func(gen string, seeds []*smtgen.Seed, _ smtgen.RefFunc, _ *domain.Settings) (fuzz.Generator, error) {
+			o, err := domain.GenOptions(gen, smtgen.DefaultMutationOptions(name), parse)
+			if err != nil {
+				return nil, err
+			}
+			return smtgen.NewMutator(o, seeds)
+		}}
 }
 
 // domainStyles lists the styles for the Domain.
@@ -93,8 +160,8 @@ func styleOf(gen, name string) (style, error) {
 
 // styleFlags are the generator flags of every style.
 type styleFlags struct {
-	depth, asserts, enrich, mutants, incremental, tactics, unsat, pairs *int
-	models, conn, funcs                                                 *string
+	depth, asserts, enrich, mutants, incremental, tactics, unsat, pairs, mutations, settings *int
+	models, conn, funcs                                                                      *string
 }
 
 // register adds the generator flags to fs.
@@ -112,6 +179,8 @@ func (f *styleFlags) register(fs *flag.FlagSet) {
 	f.conn = fs.String("connectives", smtgen.ConnRich, "storm: construction operators: rich (and, not, or, xor, =>, ite, =) or storm (and, not)")
 	f.pairs = fs.Int("pairs", smtgen.DefaultFusionPairs, "fusion: variable pairs fused per instance")
 	f.funcs = fs.String("fusion-funcs", strings.Join(smtgen.FusionFuncNames, ","), "fusion: fusion functions, comma-separated")
+	f.mutations = fs.Int("mutations", smtgen.DefaultMutations, "opfuzz, typefuzz: at most this many mutations per mutant")
+	f.settings = fs.Int("settings", smtgen.DefaultSettings, "options: at most this many random solver options per instance")
 }
 
 // DefaultStormUnsat is --unsat's default for the storm style.
@@ -200,4 +269,78 @@ func applyFusion(gen string, f *styleFlags, set func(string) bool, all bool, _ *
 		return "", err
 	}
 	return n.String(), nil
+}
+
+// applyOptions sets an options campaign's options: STORM's from the flags, the option model of
+// the first solver (unless the stored options name one) and --settings.
+func applyOptions(gen string, f *styleFlags, set func(string) bool, all bool, s *domain.Settings) (string, error) {
+	o, err := domain.GenOptions(gen, smtgen.OptionOptions{}, smtgen.ParseOptionOptions)
+	if err != nil {
+		return "", err
+	}
+	stormGen := ""
+	if gen != "" {
+		stormGen = o.Storm.String()
+	}
+	st, err := applyStorm(stormGen, f, set, all, s)
+	if err != nil {
+		return "", err
+	}
+	if o.Storm, err = smtgen.ParseOptions(st); err != nil {
+		return "", err
+	}
+	if gen == "" {
+		engine := "z3"
+		if len(s.Engines) > 0 {
+			engine = s.Engines[0].Engine
+		}
+		if _, ok := smtgen.OptionModels[engine]; !ok {
+			return "", fmt.Errorf("--style options: the first solver %s has no option model; put one of %s first",
+				engine, strings.Join(smtgen.OptionModelNames(), ", "))
+		}
+		o.Solver = engine
+	}
+	if all || set("settings") {
+		o.Settings = *f.settings
+	}
+	n, err := smtgen.ParseOptionOptions(o.String())
+	if err != nil {
+		return "", err
+	}
+	return n.String(), nil
+}
+
+// optionDefaults asks the first solver (without its fault) for the default of each option of
+// the model: an option it does not know is left out.
+func optionDefaults(s *domain.Settings, model string) (map[string]string, error) {
+	sp := domain.Spec{Engine: model, Timeout: specTimeout(s)}
+	if len(s.Engines) > 0 {
+		sp = s.Engines[0]
+		sp.Fault = ""
+	}
+	t, err := openSolver(context.Background(), sp)
+	if err != nil {
+		return nil, fmt.Errorf("--style options: %v", err)
+	}
+	defer t.Close()
+	out := map[string]string{}
+	for _, opt := range smtgen.OptionModels[model] {
+		r, err := t.Exec(context.Background(), "(get-option :"+opt.Name+")")
+		if err != nil {
+			return nil, fmt.Errorf("--style options: %v", err)
+		}
+		if len(r.Rows) == 0 && opt.Default != "" { // no get-option (Bitwuzla's bridge)
+			out[opt.Name] = opt.Default
+			continue
+		}
+		if r.Failed() || len(r.Rows) != 1 || len(r.Rows[0]) != 1 {
+			continue
+		}
+		v := r.Rows[0][0]
+		if v == "unsupported" || strings.HasPrefix(v, "(error") {
+			continue
+		}
+		out[opt.Name] = v
+	}
+	return out, nil
 }
