@@ -319,6 +319,9 @@ func (ev *evaluator) app(t *Term, sc *evScope) (Value, error) {
 	if v, ok, err := ev.evalString(t, args); ok {
 		return v, err
 	}
+	if v, ok, err := ev.evalFP(t, args); ok {
+		return v, err
+	}
 	if m.Env == nil || t.Sort == nil {
 		return nil, unsupportedFunc(t.Name)
 	}

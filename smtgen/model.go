@@ -102,6 +102,9 @@ func (m *Model) parseValue(t *Term, s *Sort) (Value, error) {
 	if t.Kind == KindApp && (t.Name == "as-array" || t.Name == "lambda" || t.Name == "_") {
 		return nil, fmt.Errorf("array value %s is a function reference, not a literal", briefTerm(t))
 	}
+	if isFPSort(s) || s.Equal(RoundingModeSort) {
+		return parseFPValue(t, s)
+	}
 	switch {
 	case s.Equal(BoolSort):
 		if t.Kind == KindApp && len(t.Args) == 0 && (t.Name == "true" || t.Name == "false") {
@@ -263,6 +266,11 @@ func (m *Model) Pin(app *Term, v Value) error {
 			table = map[string]string{"div": DivZero, "mod": ModZero, "/": RealZero}[app.Name]
 			args = []Value{x}
 		}
+	case fpPartialTable(app) != "":
+		var err error
+		if table, args, _, err = m.fpPinKey(app); err != nil {
+			return err
+		}
 	case app.Kind == KindApp && n > 0 && len(app.Index) == 0 && m.isDeclared(app.Name, n):
 		table = app.Name
 		for _, a := range app.Args {
@@ -372,6 +380,8 @@ func PartialApps(ts []*Term) []*Term {
 					}
 					acc = p
 				}
+			case fpPartialTable(t) != "":
+				add(t)
 			case len(t.Args) > 0 && len(t.Index) == 0 && !chkBuiltin(t.Name):
 				add(t)
 			}
@@ -452,6 +462,8 @@ func RandomValue(r *rand.Rand, s *Sort) Value {
 		return a
 	case s.Equal(RegLanSort):
 		return nil
+	case isFPSort(s) || s.Equal(RoundingModeSort):
+		return randomFPValue(r, s)
 	case s.Name == "Bool" || s.Name == "Int" || s.Name == "Real" || s.Name == "String" || s.Name == "BitVec" ||
 		s.Name == "Array" || s.Name == "RegLan":
 		return nil

@@ -9,11 +9,11 @@ import (
 )
 
 // Theories lists the theory names [RandomGroundTerm] and [SelfCheck] accept.
-var Theories = []string{"core", "ints", "reals", "bv", "arrays", "strings", "regex"}
+var Theories = []string{"core", "ints", "reals", "bv", "arrays", "strings", "regex", "fp"}
 
 // RandomGroundTerm returns a random well-sorted ground term (no symbols but the theory's own) of
 // the theory ("core", "ints", "reals" with mixed Int/Real, "bv", "arrays", "strings", "regex"
-// with str.in_re and random regular expressions), at most depth deep, sort-checked (Sort filled
+// with str.in_re and random regular expressions, "fp": see [RandomFPTerm]), at most depth deep, sort-checked (Sort filled
 // in, Int-to-Real promotions explicit). Divisors of div, mod and / are mostly nonzero literals but
 // sometimes arbitrary terms, which may be zero: such terms are undecided until pinned. It
 // returns nil for an unknown theory.
@@ -52,6 +52,8 @@ func randomGround(r *rand.Rand, theory string, depth int) *Term {
 		s = g.pick(BoolSort, IntSort, StringSort, StringSort)
 	case "regex":
 		s = g.pick(BoolSort, BoolSort, BoolSort, StringSort)
+	case "fp":
+		return randomFPGround(r, depth)
 	default:
 		return nil
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // Value is a model value of the evaluator. The set is closed: [BoolValue], [IntValue],
-// [RealValue], [BVValue], [StringValue], [ArrayValue] and [ElemValue], plus the regular
+// [RealValue], [BVValue], [StringValue], [ArrayValue], [ElemValue], [FPValue] and [RMValue], plus the regular
 // languages the evaluator builds internally for RegLan terms (never model values). Values are
 // immutable. String prints a literal term that z3 and cvc5 accept (see docs/smt-evaluator.md).
 type Value interface {
@@ -318,6 +318,12 @@ func Equal(a, b Value) bool {
 	case ElemValue:
 		y, ok := b.(ElemValue)
 		return ok && x.Index == y.Index && x.S.Equal(y.S)
+	case FPValue:
+		y, ok := b.(FPValue)
+		return ok && x.E == y.E && x.S == y.S && x.Neg == y.Neg && x.Exp == y.Exp && x.Sig.Cmp(y.Sig) == 0
+	case RMValue:
+		y, ok := b.(RMValue)
+		return ok && x == y
 	case reValue:
 		y, ok := b.(reValue)
 		if !ok || x.c != y.c {
@@ -406,6 +412,10 @@ func ZeroValue(s *Sort) Value {
 		return nil
 	case s.Name == "BitVec" && s.Width() > 0:
 		return NewBVUint(s.Width(), 0)
+	case isFPSort(s):
+		return FPZero(s.Index[0], s.Index[1], false)
+	case s.Equal(RoundingModeSort):
+		return RNE
 	case s.Name == "Array" && len(s.Args) == 2 && len(s.Index) == 0:
 		d := ZeroValue(s.Args[1])
 		if d == nil {
