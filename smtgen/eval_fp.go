@@ -199,6 +199,9 @@ func (ev *evaluator) evalFP(t *Term, args []Value) (v Value, ok bool, err error)
 		return r, true, nil
 	}
 	fp := func(i int) FPValue { return args[i].(FPValue) }
+	if fpTooWide(t, args) {
+		return nil, true, undecided("%s: exponents wider than %d bits are not evaluated", briefTerm(t), maxFPEvalExponentBits)
+	}
 	var rm RMValue
 	if len(args) > 0 {
 		rm, _ = args[0].(RMValue)
@@ -330,6 +333,25 @@ func (ev *evaluator) evalFP(t *Term, args []Value) (v Value, ok bool, err error)
 		}
 	}
 	return nil, true, fmt.Errorf("cannot evaluate %s", briefTerm(t))
+}
+
+// fpTooWide reports whether t computes with rationals (rounds or compares) in a format whose
+// exponent is wider than maxFPEvalExponentBits.
+func fpTooWide(t *Term, args []Value) bool {
+	switch t.Name {
+	case "fp", "fp.abs", "fp.neg", "fp.isNormal", "fp.isSubnormal", "fp.isZero", "fp.isInfinite",
+		"fp.isNaN", "fp.isNegative", "fp.isPositive", "+zero", "-zero", "+oo", "-oo", "NaN":
+		return false
+	}
+	if isFPSort(t.Sort) && t.Sort.Index[0] > maxFPEvalExponentBits {
+		return true
+	}
+	for _, a := range args {
+		if x, ok := a.(FPValue); ok && x.E > maxFPEvalExponentBits {
+			return true
+		}
+	}
+	return false
 }
 
 // fpNeg flips the sign of x (NaN stays the NaN).

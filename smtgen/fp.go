@@ -12,9 +12,14 @@ var RoundingModeSort = &Sort{Name: "RoundingMode"}
 // FPSort returns (_ FloatingPoint e s); s counts the hidden bit, as in SMT-LIB.
 func FPSort(e, s int) *Sort { return &Sort{Name: "FloatingPoint", Index: []int{e, s}} }
 
-// maxFPExponentBits bounds the exponent width the evaluator computes with (Float128 has 15):
-// wider formats have values whose exact rationals are too long to compute with.
-const maxFPExponentBits = 20
+// maxFPExponentBits bounds the exponent width of the formats the checker accepts (the exponent
+// field is an int); maxFPEvalExponentBits bounds the formats the evaluator computes in (Float128
+// has 15): wider ones have values whose exact rationals are too long to compute with, and their
+// arithmetic is undecided.
+const (
+	maxFPExponentBits     = 62
+	maxFPEvalExponentBits = 24
+)
 
 // fpFormats maps the aliases Float16 ... Float128 to their exponent and significand widths.
 var fpFormats = map[string][2]int{"Float16": {5, 11}, "Float32": {8, 24}, "Float64": {11, 53}, "Float128": {15, 113}}
