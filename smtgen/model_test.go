@@ -262,11 +262,15 @@ func TestRandomGroundTermsAreWellSorted(t *testing.T) {
 				t.Fatalf("%s: no sort on %s", th, tm)
 			}
 			if _, err := m.Eval(tm); err != nil {
+				// fp.min of opposite zeros, fp.to_real of an infinity...: unspecified until pinned.
+				if th == "fp" && errors.Is(err, ErrUndecided) && len(PartialApps([]*Term{tm})) > 0 {
+					continue
+				}
 				t.Fatalf("%s: Eval(%s): %v", th, tm, err)
 			}
 		}
 	}
-	if RandomGroundTerm(r, "fp", 3) != nil {
+	if RandomGroundTerm(r, "nope", 3) != nil {
 		t.Errorf("unknown theory gave a term")
 	}
 }
