@@ -558,6 +558,8 @@ func candidates(s *Sort) []Value {
 		if d := ZeroValue(s); d != nil {
 			return []Value{d}
 		}
+	case isFPSort(s) || s.Equal(RoundingModeSort):
+		return fpCandidates(s)
 	}
 	return nil
 }

@@ -537,3 +537,18 @@ func fpToBV(signed bool, m int, rm RMValue, x FPValue) (BVValue, bool) {
 	}
 	return NewBV(m, n), true
 }
+
+// fpCandidates returns the values quantifiers try for an FP sort (the zeros, the infinities, NaN
+// and one) or RoundingMode (all five).
+func fpCandidates(s *Sort) []Value {
+	if s.Equal(RoundingModeSort) {
+		out := make([]Value, len(RoundingModes))
+		for i, r := range RoundingModes {
+			out[i] = r
+		}
+		return out
+	}
+	e, p := s.Index[0], s.Index[1]
+	return []Value{FPZero(e, p, false), FPZero(e, p, true), FPInf(e, p, false), FPInf(e, p, true),
+		FPNaN(e, p), NewFP(e, p, false, 1<<(e-1)-1, new(big.Int))}
+}

@@ -374,3 +374,18 @@ func TestLoadSeedsCorpusFP(t *testing.T) {
 	sort.Strings(rs)
 	t.Logf("%d files: %d seeds (%d round-trip), skips: %s", len(files), seeds, roundTrip, strings.Join(rs, ", "))
 }
+
+// TestFPQuantifiers decides quantifiers over FP and RoundingMode by their candidates.
+func TestFPQuantifiers(t *testing.T) {
+	for _, c := range []struct{ term, want string }{
+		{"(exists ((x Float16)) (fp.isNaN x))", "true"},
+		{"(forall ((x Float16)) (fp.eq x x))", "false"},
+		{"(exists ((r RoundingMode)) (= r RTN))", "true"},
+		{"(forall ((r RoundingMode)) (= (fp.add r (_ +zero 3 5) (_ -zero 3 5)) (_ +zero 3 5)))", "false"},
+	} {
+		v, err := evalText(t, c.term)
+		if err != nil || v.String() != c.want {
+			t.Errorf("%s = %v, %v; want %s", c.term, v, err, c.want)
+		}
+	}
+}
