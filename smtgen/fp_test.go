@@ -389,3 +389,16 @@ func TestFPQuantifiers(t *testing.T) {
 		}
 	}
 }
+
+// TestFPArrayOverRoundingMode checks that an array over RoundingMode with every mode stored is
+// equal to the constant array it is extensionally.
+func TestFPArrayOverRoundingMode(t *testing.T) {
+	s := ArraySort(RoundingModeSort, BoolSort)
+	a := NewArray(s, BoolValue(false))
+	for _, r := range []RMValue{RTZ, RNE, RTP, RNA, RTN} {
+		a = a.Store(r, BoolValue(true))
+	}
+	if !Equal(a, NewArray(s, BoolValue(true))) {
+		t.Errorf("%s is not the constant true array", a)
+	}
+}

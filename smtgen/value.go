@@ -256,14 +256,16 @@ func (a ArrayValue) collapse() ArrayValue {
 	return out
 }
 
-// domainSize returns the number of values of s when s is Bool or a bit-vector sort of at most
-// 62 bits.
+// domainSize returns the number of values of s when s is Bool, RoundingMode or a bit-vector sort
+// of at most 62 bits.
 func domainSize(s *Sort) (int64, bool) {
 	switch {
 	case s.Equal(BoolSort):
 		return 2, true
 	case s.Name == "BitVec" && s.Width() > 0 && s.Width() <= 62:
 		return 1 << s.Width(), true
+	case s.Equal(RoundingModeSort):
+		return int64(len(RoundingModes)), true
 	}
 	return 0, false
 }
@@ -272,6 +274,9 @@ func domainSize(s *Sort) (int64, bool) {
 func domainValue(s *Sort, i uint64) Value {
 	if s.Equal(BoolSort) {
 		return BoolValue(i == 1)
+	}
+	if s.Equal(RoundingModeSort) {
+		return RoundingModes[i]
 	}
 	return NewBVUint(s.Width(), i)
 }
@@ -357,6 +362,8 @@ func compareValues(a, b Value) int {
 		return compareRunes(x, b.(StringValue))
 	case ElemValue:
 		return x.Index - b.(ElemValue).Index
+	case RMValue:
+		return int(x) - int(b.(RMValue))
 	case ArrayValue:
 		y := b.(ArrayValue)
 		if c := compareValues(x.Default, y.Default); c != 0 {
