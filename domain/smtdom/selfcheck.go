@@ -85,7 +85,11 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			if fpPairs != nil {
 				break
 			}
-			rep, err := smtgen.SelfCheck(ctx, th, *n, int64(seed.Value), ask)
+			a := ask
+			if th == "fp" {
+				a = fpAsk(engine, ask)
+			}
+			rep, err := smtgen.SelfCheck(ctx, th, *n, int64(seed.Value), a)
 			if err != nil {
 				return fs.Fail(domain.ExitFailure, "%s %s: %v", o.Name, th, err)
 			}
