@@ -61,7 +61,8 @@ func elemIndex(name string) (int, bool) {
 
 // ParseValue converts a solver's value term (from get-value or get-model, as read by ParseTerm)
 // of sort s into a Value: numerals, (- n), decimals, (/ a b) with signs inside or outside, #b, #x,
-// (_ bvN w), string literals, ((as const (Array I E)) v) and store chains, and elements of
+// (_ bvN w), string literals, ((as const (Array I E)) v) and store chains, floating-point values
+// and rounding modes as z3, cvc5 and Bitwuzla print them, and elements of
 // uninterpreted sorts named z3's way (U!val!0) or cvc5's ((as @U_0 U), @U_0). Other element
 // names need a model to number them: see [Model.ParseValue]. z3's (_ as-array f) and lambdas
 // give an error, algebraic numbers (root-obj) an error wrapping [ErrUndecided].
@@ -218,7 +219,9 @@ func parseRational(t *Term) (*big.Rat, bool) {
 }
 
 // Pin records that the solver's value of app is v. app is an application of a declared function
-// or a division (div, mod, /) by a term that is zero in m: its arguments are evaluated under m
+// or a division (div, mod, /) by a term that is zero in m, or an FP operation at arguments where
+// SMT-LIB leaves its value unspecified (fp.min, fp.max, fp.to_real, fp.to_ubv, fp.to_sbv; the
+// table is named after the operation, keyed by all its arguments): its arguments are evaluated under m
 // (the constants, and the pins of inner applications, must be set already) and the entry is added
 // to the function's table, or to div0, mod0 or /0 at the dividend. For any other term, Pin only
 // checks v against the evaluator. A value that contradicts an earlier pin or the evaluator gives
@@ -338,9 +341,9 @@ func isZero(v Value) bool {
 
 // PartialApps returns the terms whose values a model read from a solver needs besides the
 // constants: every ground application of a function that is not a theory symbol (declared
-// functions, and define-fun applications, which [Model.Pin] merely checks) and every div, mod or
+// functions, and define-fun applications, which [Model.Pin] merely checks), every div, mod or
 // / application whose divisor is not a nonzero numeric literal (an n-ary one as its binary
-// prefixes), in the let-expanded, quantifier-free parts of ts. The list is innermost first and
+// prefixes) and every application of fp.min, fp.max, fp.to_real, fp.to_ubv and fp.to_sbv, in the let-expanded, quantifier-free parts of ts. The list is innermost first and
 // has no two terms with the same printed text. Partial operations inside define-fun bodies are
 // only found after [Env.ExpandDefs].
 func PartialApps(ts []*Term) []*Term {

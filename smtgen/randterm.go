@@ -13,8 +13,8 @@ var Theories = []string{"core", "ints", "reals", "bv", "arrays", "strings", "reg
 
 // RandomGroundTerm returns a random well-sorted ground term (no symbols but the theory's own) of
 // the theory ("core", "ints", "reals" with mixed Int/Real, "bv", "arrays", "strings", "regex"
-// with str.in_re and random regular expressions, "fp": see [RandomFPTerm]), at most depth deep, sort-checked (Sort filled
-// in, Int-to-Real promotions explicit). Divisors of div, mod and / are mostly nonzero literals but
+// with str.in_re and random regular expressions, "fp" as [RandomFPTerm] of any operation), at
+// most depth deep, sort-checked (Sort filled in, Int-to-Real promotions explicit). Divisors of div, mod and / are mostly nonzero literals but
 // sometimes arbitrary terms, which may be zero: such terms are undecided until pinned. It
 // returns nil for an unknown theory.
 func RandomGroundTerm(r *rand.Rand, theory string, depth int) *Term {
