@@ -438,7 +438,7 @@ func (e *Env) resolveSort(s *Sort, params []string) (*Sort, error) {
 			return ArraySort(args[0], args[1]), nil
 		}
 	case "FloatingPoint", "Float16", "Float32", "Float64", "Float128", "RoundingMode":
-		return nil, &UnsupportedError{"floating-point", s.String()}
+		return resolveFPSort(s)
 	case "Seq":
 		return nil, &UnsupportedError{"sequences", s.String()}
 	case "Set", "Relation":
@@ -677,7 +677,9 @@ var chkBuiltinNames = func() map[string]bool {
 
 // chkBuiltin reports whether name is a function symbol of a theory the checker knows (or a bvN
 // literal).
-func chkBuiltin(name string) bool { return chkBuiltinNames[name] || isBVLitName(name) }
+func chkBuiltin(name string) bool {
+	return chkBuiltinNames[name] || isBVLitName(name) || fpBuiltin(name)
+}
 
 // isBVLitName reports whether name is bvN (the symbol of (_ bvN w)).
 func isBVLitName(name string) bool {
@@ -701,7 +703,7 @@ func unsupportedFunc(name string) *UnsupportedError {
 		name == "RNE" || name == "RNA" || name == "RTP" || name == "RTN" || name == "RTZ" ||
 		name == "+zero" || name == "-zero" || name == "+oo" || name == "-oo" || name == "NaN" ||
 		name == "to_ieee_bv":
-		reason = "floating-point"
+		reason = "fp-extension" // the standard FloatingPoint symbols are all known
 	case strings.HasPrefix(name, "seq."):
 		reason = "sequences"
 	case strings.HasPrefix(name, "set.") || strings.HasPrefix(name, "rel."):
@@ -805,6 +807,9 @@ func (e *Env) appSort(t *Term, sc *chkScope) (*Sort, error) {
 			t.Args[i] = c
 		}
 		return d.Ret, nil
+	}
+	if s, ok, err := fpAppSort(t); ok {
+		return s, err
 	}
 	if len(t.Index) > 0 {
 		switch t.Name {

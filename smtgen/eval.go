@@ -329,6 +329,9 @@ func (ev *evaluator) app(t *Term, sc *evScope) (Value, error) {
 	if v, ok, err := ev.evalString(t, args); ok {
 		return v, err
 	}
+	if v, ok, err := ev.evalFP(t, args); ok {
+		return v, err
+	}
 	if m.Env == nil || t.Sort == nil {
 		return nil, unsupportedFunc(t.Name)
 	}
@@ -573,6 +576,8 @@ func candidates(s *Sort) []Value {
 		}
 	case s.DT != nil:
 		return dtCandidates(s)
+	case isFPSort(s) || s.Equal(RoundingModeSort):
+		return fpCandidates(s)
 	}
 	return nil
 }

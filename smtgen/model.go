@@ -61,7 +61,8 @@ func elemIndex(name string) (int, bool) {
 
 // ParseValue converts a solver's value term (from get-value or get-model, as read by ParseTerm)
 // of sort s into a Value: numerals, (- n), decimals, (/ a b) with signs inside or outside, #b, #x,
-// (_ bvN w), string literals, ((as const (Array I E)) v) and store chains, and elements of
+// (_ bvN w), string literals, ((as const (Array I E)) v) and store chains, floating-point values
+// and rounding modes as z3, cvc5 and Bitwuzla print them, and elements of
 // uninterpreted sorts named z3's way (U!val!0) or cvc5's ((as @U_0 U), @U_0). Other element
 // names need a model to number them: see [Model.ParseValue]. z3's (_ as-array f) and lambdas
 // give an error, algebraic numbers (root-obj) an error wrapping [ErrUndecided].
@@ -101,6 +102,9 @@ func (m *Model) parseValue(t *Term, s *Sort) (Value, error) {
 	}
 	if t.Kind == KindApp && (t.Name == "as-array" || t.Name == "lambda" || t.Name == "_") {
 		return nil, fmt.Errorf("array value %s is a function reference, not a literal", briefTerm(t))
+	}
+	if isFPSort(s) || s.Equal(RoundingModeSort) {
+		return parseFPValue(t, s)
 	}
 	switch {
 	case s.DT != nil:
@@ -217,7 +221,9 @@ func parseRational(t *Term) (*big.Rat, bool) {
 }
 
 // Pin records that the solver's value of app is v. app is an application of a declared function
-// or a division (div, mod, /) by a term that is zero in m: its arguments are evaluated under m
+// or a division (div, mod, /) by a term that is zero in m, or an FP operation at arguments where
+// SMT-LIB leaves its value unspecified (fp.min, fp.max, fp.to_real, fp.to_ubv, fp.to_sbv; the
+// table is named after the operation, keyed by all its arguments): its arguments are evaluated under m
 // (the constants, and the pins of inner applications, must be set already) and the entry is added
 // to the function's table, or to div0, mod0 or /0 at the dividend. For any other term, Pin only
 // checks v against the evaluator. A value that contradicts an earlier pin or the evaluator gives
@@ -268,6 +274,11 @@ func (m *Model) Pin(app *Term, v Value) error {
 	case n == 1 && m.Env != nil && m.Env.selectors[app.Name].c != nil:
 		var err error
 		if table, args, err = m.wrongSelector(app); err != nil {
+			return err
+		}
+	case fpPartialTable(app) != "":
+		var err error
+		if table, args, _, err = m.fpPinKey(app); err != nil {
 			return err
 		}
 	case app.Kind == KindApp && n > 0 && len(app.Index) == 0 && m.isDeclared(app.Name, n):
@@ -337,9 +348,9 @@ func isZero(v Value) bool {
 
 // PartialApps returns the terms whose values a model read from a solver needs besides the
 // constants: every ground application of a function that is not a theory symbol (declared
-// functions, and define-fun applications, which [Model.Pin] merely checks) and every div, mod or
+// functions, and define-fun applications, which [Model.Pin] merely checks), every div, mod or
 // / application whose divisor is not a nonzero numeric literal (an n-ary one as its binary
-// prefixes), in the let-expanded, quantifier-free parts of ts. The list is innermost first and
+// prefixes) and every application of fp.min, fp.max, fp.to_real, fp.to_ubv and fp.to_sbv, in the let-expanded, quantifier-free parts of ts. The list is innermost first and
 // has no two terms with the same printed text. Partial operations inside define-fun bodies are
 // only found after [Env.ExpandDefs].
 func PartialApps(ts []*Term) []*Term {
@@ -379,6 +390,8 @@ func PartialApps(ts []*Term) []*Term {
 					}
 					acc = p
 				}
+			case fpPartialTable(t) != "":
+				add(t)
 			case len(t.Args) > 0 && len(t.Index) == 0 && !chkBuiltin(t.Name):
 				add(t)
 			}
@@ -461,6 +474,8 @@ func RandomValue(r *rand.Rand, s *Sort) Value {
 		return nil
 	case s.DT != nil:
 		return randomDT(r, s, 3)
+	case isFPSort(s) || s.Equal(RoundingModeSort):
+		return randomFPValue(r, s)
 	case s.Name == "Bool" || s.Name == "Int" || s.Name == "Real" || s.Name == "String" || s.Name == "BitVec" ||
 		s.Name == "Array" || s.Name == "RegLan":
 		return nil

@@ -265,13 +265,17 @@ func TestRandomGroundTermsAreWellSorted(t *testing.T) {
 			if tm.Sort == nil {
 				t.Fatalf("%s: no sort on %s", th, tm)
 			}
-			// Datatype terms may apply selectors to other constructors: undecided until pinned.
-			if _, err := m.Eval(tm); err != nil && !(th == "datatypes" && errors.Is(err, ErrUndecided)) {
+			if _, err := m.Eval(tm); err != nil {
+				// Datatype terms may apply selectors to other constructors, FP terms take fp.min of
+				// opposite zeros, fp.to_real of an infinity...: undecided until pinned.
+				if (th == "datatypes" || th == "fp" && len(PartialApps([]*Term{tm})) > 0) && errors.Is(err, ErrUndecided) {
+					continue
+				}
 				t.Fatalf("%s: Eval(%s): %v", th, tm, err)
 			}
 		}
 	}
-	if RandomGroundTerm(r, "fp", 3) != nil {
+	if RandomGroundTerm(r, "nope", 3) != nil {
 		t.Errorf("unknown theory gave a term")
 	}
 }

@@ -68,7 +68,7 @@ func ParseMutationOptions(style, s string) (MutationOptions, error) {
 
 // opClasses are opfuzz's operator classes: an operator may be replaced by any other of its class
 // when the checker accepts the result with the same sort (arity conditions, such as mod taking
-// two arguments, are the checker's). A floating-point row goes here when the checker knows FP.
+// two arguments, are the checker's).
 var opClasses = [][]string{
 	{"=", "distinct"},
 	{"and", "or", "=>", "xor"},
@@ -88,7 +88,17 @@ var opClasses = [][]string{
 	{"re.++", "re.union", "re.inter", "re.diff"},
 	{"re.*", "re.+", "re.opt", "re.comp"},
 	{"re.none", "re.all", "re.allchar"},
+	{"fp.add", "fp.sub", "fp.mul", "fp.div"},
+	{"fp.abs", "fp.neg"},
+	{"fp.min", "fp.max", "fp.rem"},
+	{"fp.leq", "fp.lt", "fp.geq", "fp.gt", "fp.eq"},
+	{"fp.isNormal", "fp.isSubnormal", "fp.isZero", "fp.isInfinite", "fp.isNaN", "fp.isNegative", "fp.isPositive"},
+	{"RNE", "RNA", "RTP", "RTN", "RTZ"},
 }
+
+// leftAssoc are the Boolean operators SMT-LIB declares :left-assoc (or :right-assoc): two
+// arguments or more.
+var leftAssoc = map[string]bool{"and": true, "or": true, "xor": true, "=>": true}
 
 // opOneWay are replacements that go one way only (yinyang's not -> and, or).
 var opOneWay = map[string][]string{"not": {"and", "or"}}
@@ -306,6 +316,11 @@ func opMutate(r *rand.Rand, env *Env, asserts []*Term) bool {
 			cp := *st.t
 			cp.Name = alts[k]
 			cp.Args = append([]*Term(nil), st.t.Args...)
+			if len(cp.Args) == 1 && leftAssoc[cp.Name] {
+				// not -> and, or: SMT-LIB's left-associative operators take two arguments or more
+				// (z3 accepts one, Bitwuzla does not), so the argument is given twice.
+				cp.Args = append(cp.Args, cp.Args[0])
+			}
 			if s, err := env.appSort(&cp, nil); err == nil && s.Equal(st.t.Sort) {
 				cp.Sort = s
 				if t, ok := substitute(env, asserts[st.root], st.t, &cp); ok {

@@ -316,6 +316,11 @@ var expectedErrors = []string{
 	// z3 4.8.12 rejects constant arrays in logics whose array theory is the standard ArraysEx,
 	// which has none; cvc5 accepts them. Instances copy them from seeds that use them.
 	"unknown constant const",
+	// A seed that uses a theory's sort outside its logic (cvc5's regression files do, and cvc5
+	// accepts them; 2 of the corpus's 20 QF_FP files declare bit-vectors): z3 rejects the sort.
+	// A declared sort that a solver forgets stays a finding.
+	"unknown sort 'bitvec'", "unknown sort 'floatingpoint'", "unknown sort 'array'", "unknown sort 'string'",
+	"unknown sort 'int'", "unknown sort 'real'", "unknown sort 'roundingmode'", "unknown sort 'float",
 	// A solver that rejects an option of the options style (z3, cvc5): a skipped check.
 	"unknown parameter", "expected values for parameter", "error in option parsing",
 }

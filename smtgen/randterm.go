@@ -9,13 +9,13 @@ import (
 )
 
 // Theories lists the theory names [RandomGroundTerm] and [SelfCheck] accept.
-var Theories = []string{"core", "ints", "reals", "bv", "arrays", "strings", "regex", "datatypes"}
+var Theories = []string{"core", "ints", "reals", "bv", "arrays", "strings", "regex", "datatypes", "fp"}
 
 // RandomGroundTerm returns a random well-sorted ground term (no symbols but the theory's own) of
 // the theory ("core", "ints", "reals" with mixed Int/Real, "bv", "arrays", "strings", "regex"
 // with str.in_re and random regular expressions, "datatypes" over [DatatypeTheoryDecls] with
-// constructors, testers, selectors, also on other constructors, and match), at most depth
-// deep, sort-checked (Sort filled
+// constructors, testers, selectors, also on other constructors, and match, "fp" as
+// [RandomFPTerm] of any operation), at most depth deep, sort-checked (Sort filled
 // in, Int-to-Real promotions explicit). Divisors of div, mod and / are mostly nonzero literals but
 // sometimes arbitrary terms, which may be zero: such terms are undecided until pinned. It
 // returns nil for an unknown theory.
@@ -56,6 +56,8 @@ func randomGround(r *rand.Rand, theory string, depth int) *Term {
 		s = g.pick(BoolSort, BoolSort, BoolSort, StringSort)
 	case "datatypes":
 		s = g.dtTopSort()
+	case "fp":
+		return randomFPGround(r, depth)
 	default:
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -156,6 +157,7 @@ func newSeed(name, hash string, sc *Script) (*Seed, *SkipError) {
 		return nil, skip("sort-error", err.Error())
 	}
 	s.Env = env
+	s.Logic = widenLogic(s.Logic, env)
 	for _, c := range sc.Commands {
 		// The assumptions of check-sat-assuming are formulas over the same symbols: fragments too.
 		if c.Name == "assert" || c.Name == "check-sat-assuming" {
@@ -348,4 +350,39 @@ func rewrite(root *Term, pre func(*Term) *Term) *Term {
 		return res
 	}
 	return walk(root)
+}
+
+// widenLogic returns logic, or ALL when env declares bit-vector or floating-point symbols that
+// logic's theories do not have (cvc5's regression files do, and cvc5 accepts them; z3 and
+// Bitwuzla reject the declarations).
+func widenLogic(logic string, env *Env) string {
+	if logic == "" || logic == "ALL" {
+		return logic
+	}
+	var uses func(s *Sort, name string) bool
+	uses = func(s *Sort, name string) bool {
+		if s == nil {
+			return false
+		}
+		if s.Name == name {
+			return true
+		}
+		for _, a := range s.Args {
+			if uses(a, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, th := range []struct{ sort, letters string }{{"BitVec", "BV"}, {"FloatingPoint", "FP"}} {
+		if strings.Contains(logic, th.letters) {
+			continue
+		}
+		for _, d := range env.Decls {
+			if uses(d.Ret, th.sort) || slices.ContainsFunc(d.ArgSorts, func(s *Sort) bool { return uses(s, th.sort) }) {
+				return "ALL"
+			}
+		}
+	}
+	return logic
 }

@@ -77,13 +77,19 @@ func SelfCheck(ctx context.Context, theory string, n int, seed int64,
 	if randomGround(r, theory, 0) == nil {
 		return nil, fmt.Errorf("self-check: unknown theory %q (want one of %s)", theory, strings.Join(Theories, ", "))
 	}
+	return selfCheckTerms(ctx, theory, n, func() *Term { return randomGround(r, theory, 1+r.IntN(4)) }, ask)
+}
+
+// selfCheckTerms is [SelfCheck] of n terms from gen, reported under the name theory.
+func selfCheckTerms(ctx context.Context, theory string, n int, gen func() *Term,
+	ask func(ctx context.Context, script string) (string, error)) (*SelfCheckReport, error) {
 	rep := &SelfCheckReport{Theory: theory}
 	env := theoryEnv(theory)
 	for done := 0; done < n; {
 		k := min(selfCheckBatch, n-done)
 		items := make([]scItem, k)
 		for i := range items {
-			t := randomGround(r, theory, 1+r.IntN(4))
+			t := gen()
 			items[i].text = t.String()
 			if err := env.CheckTerm(t); err != nil {
 				return rep, fmt.Errorf("self-check: generated an ill-sorted term %s: %w", items[i].text, err)

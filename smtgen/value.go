@@ -9,7 +9,7 @@ import (
 )
 
 // Value is a model value of the evaluator. The set is closed: [BoolValue], [IntValue],
-// [RealValue], [BVValue], [StringValue], [ArrayValue], [ElemValue] and [DatatypeValue], plus the regular
+// [RealValue], [BVValue], [StringValue], [ArrayValue], [ElemValue], [DatatypeValue], [FPValue] and [RMValue], plus the regular
 // languages the evaluator builds internally for RegLan terms (never model values). Values are
 // immutable. String prints a literal term that z3 and cvc5 accept (see docs/smt-evaluator.md).
 type Value interface {
@@ -256,14 +256,16 @@ func (a ArrayValue) collapse() ArrayValue {
 	return out
 }
 
-// domainSize returns the number of values of s when s is Bool or a bit-vector sort of at most
-// 62 bits.
+// domainSize returns the number of values of s when s is Bool, RoundingMode or a bit-vector sort
+// of at most 62 bits.
 func domainSize(s *Sort) (int64, bool) {
 	switch {
 	case s.Equal(BoolSort):
 		return 2, true
 	case s.Name == "BitVec" && s.Width() > 0 && s.Width() <= 62:
 		return 1 << s.Width(), true
+	case s.Equal(RoundingModeSort):
+		return int64(len(RoundingModes)), true
 	}
 	return enumSize(s)
 }
@@ -275,6 +277,9 @@ func domainValue(s *Sort, i uint64) Value {
 	}
 	if s.DT != nil {
 		return DatatypeValue{S: s, C: s.DT.Ctors[i]}
+	}
+	if s.Equal(RoundingModeSort) {
+		return RoundingModes[i]
 	}
 	return NewBVUint(s.Width(), i)
 }
@@ -323,6 +328,12 @@ func Equal(a, b Value) bool {
 		return ok && x.Index == y.Index && x.S.Equal(y.S)
 	case DatatypeValue:
 		return equalDT(x, b)
+	case FPValue:
+		y, ok := b.(FPValue)
+		return ok && x.E == y.E && x.S == y.S && x.Neg == y.Neg && x.Exp == y.Exp && x.Sig.Cmp(y.Sig) == 0
+	case RMValue:
+		y, ok := b.(RMValue)
+		return ok && x == y
 	case reValue:
 		y, ok := b.(reValue)
 		if !ok || x.c != y.c {
@@ -358,6 +369,8 @@ func compareValues(a, b Value) int {
 		return x.Index - b.(ElemValue).Index
 	case DatatypeValue:
 		return compareDT(x, b.(DatatypeValue))
+	case RMValue:
+		return int(x) - int(b.(RMValue))
 	case ArrayValue:
 		y := b.(ArrayValue)
 		if c := compareValues(x.Default, y.Default); c != 0 {
@@ -414,6 +427,10 @@ func ZeroValue(s *Sort) Value {
 		return nil
 	case s.Name == "BitVec" && s.Width() > 0:
 		return NewBVUint(s.Width(), 0)
+	case isFPSort(s):
+		return FPZero(s.Index[0], s.Index[1], false)
+	case s.Equal(RoundingModeSort):
+		return RNE
 	case s.Name == "Array" && len(s.Args) == 2 && len(s.Index) == 0:
 		d := ZeroValue(s.Args[1])
 		if d == nil {

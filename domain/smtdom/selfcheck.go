@@ -30,6 +30,8 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	seed := domain.Seed{Value: 1, Given: true}
 	fs.Var(&seed, "seed", "random seed of the terms (default 1)")
 	timeout := fs.Duration("timeout", time.Minute, "time limit for one batch of terms on a solver")
+	fpOp := fs.String("fp-op", "", "with --theory fp: only terms of this operation, one of "+strings.Join(smtgen.FPOps, ", ")+", or \"all\" for one line per operation and format")
+	fpFormat := fs.String("fp-format", "", "with --fp-op: only this format, Float16, Float32, Float64, Float128 or (_ FloatingPoint e s) (default: Float16, Float32, Float64, (_ FloatingPoint 3 5))")
 	if code := fs.Parse(args); code >= 0 {
 		return code
 	}
@@ -42,6 +44,10 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	theories := smtgen.Theories
 	if *theory != "" {
 		theories = []string{*theory}
+	}
+	fpPairs, err := fpSelfCheckPairs(*theory, *fpOp, *fpFormat)
+	if err != nil {
+		return fs.Fail(domain.ExitUsage, "%v", err)
 	}
 	code := 0
 	for _, name := range solvers {
@@ -76,7 +82,14 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return out.String(), nil // cvc5 exits non-zero after an error; its output still counts
 		}
 		for _, th := range theories {
-			rep, err := smtgen.SelfCheck(ctx, th, *n, int64(seed.Value), ask)
+			if fpPairs != nil {
+				break
+			}
+			a := ask
+			if th == "fp" {
+				a = fpAsk(engine, ask)
+			}
+			rep, err := smtgen.SelfCheck(ctx, th, *n, int64(seed.Value), a)
 			if err != nil {
 				return fs.Fail(domain.ExitFailure, "%s %s: %v", o.Name, th, err)
 			}
@@ -84,6 +97,84 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			if rep.Disagreed > 0 {
 				code = 1
 			}
+		}
+		if c := fpSelfCheck(ctx, fpPairs, *n, int64(seed.Value), o.Name, fpAsk(engine, ask), stdout, stderr); c > code {
+			code = c
+		}
+	}
+	return code
+}
+
+// fpPair is one operation and format of the floating-point self-check.
+type fpPair struct {
+	op     string
+	format *smtgen.Sort
+}
+
+// fpSelfCheckPairs returns the operation × format pairs that --fp-op and --fp-format select
+// (nil when --fp-op is not given).
+func fpSelfCheckPairs(theory, op, format string) ([]fpPair, error) {
+	if op == "" {
+		if format != "" {
+			return nil, fmt.Errorf("--fp-format needs --fp-op (an operation, or all)")
+		}
+		return nil, nil
+	}
+	if theory != "" && theory != "fp" {
+		return nil, fmt.Errorf("--fp-op needs --theory fp, not %s", theory)
+	}
+	formats := smtgen.FPFormats
+	if format != "" {
+		f, err := smtgen.ParseFPFormat(format)
+		if err != nil {
+			return nil, err
+		}
+		formats = []*smtgen.Sort{f}
+	}
+	ops := []string{op}
+	if op == "all" {
+		ops = smtgen.FPOps
+	}
+	var pairs []fpPair
+	for _, o := range ops {
+		for _, f := range formats {
+			pairs = append(pairs, fpPair{o, f})
+		}
+	}
+	return pairs, nil
+}
+
+// fpAsk returns ask with the options a solver needs for every floating-point format: cvc5
+// supports formats other than Float32 and Float64 only with its option fp-exp.
+func fpAsk(engine string, ask func(ctx context.Context, script string) (string, error)) func(ctx context.Context, script string) (string, error) {
+	if engine != "cvc5" {
+		return ask
+	}
+	return func(ctx context.Context, script string) (string, error) {
+		return ask(ctx, "(set-option :fp-exp true)\n"+script)
+	}
+}
+
+// fpSelfCheck runs the self-check of each pair on one solver and prints one line per pair; it
+// returns 1 when a pair has a disagreement, ExitFailure when the self-check fails.
+func fpSelfCheck(ctx context.Context, pairs []fpPair, n int, seed int64, solver string,
+	ask func(ctx context.Context, script string) (string, error), stdout, stderr io.Writer) int {
+	code := 0
+	for _, p := range pairs {
+		rep, err := smtgen.SelfCheckFP(ctx, p.op, p.format, n, seed, ask)
+		if err != nil {
+			fmt.Fprintf(stderr, "polyfuzz smt selfcheck: %s %s: %v\n", solver, smtgen.FPOpFormatName(p.op, p.format), err)
+			return domain.ExitFailure
+		}
+		fmt.Fprintf(stdout, "%s: %s\n", solver, rep)
+		for _, d := range rep.Examples {
+			fmt.Fprintf(stdout, "  %s\n    ours %s, solver %s\n", d.Term, d.Ours, d.Solver)
+		}
+		for _, e := range rep.ErrorExamples[:min(3, len(rep.ErrorExamples))] {
+			fmt.Fprintf(stdout, "  error: %s\n", e)
+		}
+		if rep.Disagreed > 0 {
+			code = 1
 		}
 	}
 	return code

@@ -149,6 +149,7 @@ func solverOptions(s domain.Spec) (smtproc.Options, error) {
 		}
 		if w.Bridge != nil {
 			o.Command = w.Bridge(pypi.Python(), bin)
+			o.Version = s.Version // the wheel's: python --version would be Python's
 			break
 		}
 		o.Command[0] = bin

@@ -29,6 +29,9 @@ type Options struct {
 	Timeout time.Duration
 	// Env holds extra environment variables ("KEY=value") for the solver.
 	Env []string
+	// Version is the solver's version when it does not answer (get-info :version): a bridge
+	// run by Python, whose --version is Python's. Empty means Command[0] --version.
+	Version string
 }
 
 // handshakeTimeout bounds the first answer of a new solver; restartTimeout that of a restarted
@@ -97,6 +100,9 @@ func New(o Options) (*Target, error) {
 	t.argv = append(slices.Clone(o.Command), softLimitArgs(o.Command, o.Timeout)...)
 	if err := t.start(handshakeTimeout, true); err != nil {
 		return nil, err
+	}
+	if t.version == "" {
+		t.version = o.Version
 	}
 	if t.version == "" {
 		t.version = versionFromBinary(o.Command[0])
