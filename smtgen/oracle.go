@@ -139,11 +139,25 @@ func (SatOracle) Name() string { return OracleSat }
 // unsatisfiable by construction).
 func (SatOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 	if c.Params[ParamExpect] == ExpectUnsat {
-		return checkUnsat(c, runs)
+		return checkKnown(c, runs, "sat", "sat on an unsatisfiable", func(at int) (string, error) {
+			why, err := certifyUnsat(c, at)
+			return "unsat: " + why, err
+		})
 	}
 	if _, ok := c.Params[ParamModel]; !ok { // a mutant: its answer is not known
 		return fuzz.Verdict{Skip: "no-construction-model"}
 	}
+	return checkKnown(c, runs, "unsat", "unsat on a satisfiable", func(at int) (string, error) {
+		n, err := certify(c, at)
+		return fmt.Sprintf("sat: the case's model makes all %d assertions in scope true", n), err
+	})
+}
+
+// checkKnown looks for the wrong answer among the answers of every run of a case whose status is
+// known by construction. The first one is a finding (title: "what LOGIC instance") once its
+// certificate holds at that check-sat (cert returns what the case's status is and why); a case it
+// cannot certify is skipped, never reported.
+func checkKnown(c *fuzz.Case, runs []fuzz.Run, wrong, what string, cert func(at int) (string, error)) fuzz.Verdict {
 	checked := false
 	for _, run := range runs {
 		r := result(c, run, RoleInstance)
@@ -151,26 +165,21 @@ func (SatOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			continue
 		}
 		ans := answers(r)
-		at := -1
-		for i, a := range ans {
-			if a == "unsat" && at < 0 {
-				at = i
-			}
-		}
+		at := slices.Index(ans, wrong)
 		if at < 0 {
 			checked = checked || len(ans) > 0
 			continue
 		}
-		n, err := certify(c, at)
+		expected, err := cert(at)
 		if err != nil {
 			return fuzz.Verdict{Skip: "uncertified"}
 		}
 		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
-			Title:    fuzz.Title(OracleSat, run.Target, "unsat on a satisfiable "+strings.ToLower(c.Params[ParamLogic])+" instance"+modeSuffix(c)),
+			Title:    fuzz.Title(OracleSat, run.Target, what+" "+strings.ToLower(c.Params[ParamLogic])+" instance"+modeSuffix(c)),
 			Kind:     fuzz.KindWrongResult,
 			Oracle:   OracleSat,
-			Expected: fmt.Sprintf("sat: the case's model makes all %d assertions in scope true (certified by polyfuzz's evaluator)", n),
-			Actual:   fmt.Sprintf("unsat at check-sat %d of %d (answers: %s)", at+1, len(ans), strings.Join(ans, " ")),
+			Expected: expected + " (certified by polyfuzz's evaluator)",
+			Actual:   fmt.Sprintf("%s at check-sat %d of %d (answers: %s)", wrong, at+1, len(ans), strings.Join(ans, " ")),
 			Roles:    []string{RoleInstance},
 			Case:     c, Runs: runs,
 		}}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
-	"strings"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
@@ -185,42 +183,6 @@ func (g *Generator) unsatCase(p *pool, s uint64) *fuzz.Case {
 	p.finish(c, instanceText(p.seed, append(cmds, "(check-sat)")), asserts, [][]*Term{asserts}, "plain")
 	c.Params[ParamExpect] = ExpectUnsat
 	return c
-}
-
-// checkUnsat is the sat oracle on an instance unsatisfiable by construction: a sat answer is a
-// soundness finding once the certificate ([certifyUnsat]) holds; an instance whose certificate
-// does not hold is skipped, never reported.
-func checkUnsat(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
-	checked := false
-	for _, run := range runs {
-		r := result(c, run, RoleInstance)
-		if r == nil || r.Failed() {
-			continue
-		}
-		ans := answers(r)
-		at := slices.Index(ans, "sat")
-		if at < 0 {
-			checked = checked || len(ans) > 0
-			continue
-		}
-		why, err := certifyUnsat(c, at)
-		if err != nil {
-			return fuzz.Verdict{Skip: "uncertified"}
-		}
-		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
-			Title:    fuzz.Title(OracleSat, run.Target, "sat on an unsatisfiable "+strings.ToLower(c.Params[ParamLogic])+" instance"+modeSuffix(c)),
-			Kind:     fuzz.KindWrongResult,
-			Oracle:   OracleSat,
-			Expected: "unsat: " + why + " (certified by polyfuzz's evaluator)",
-			Actual:   fmt.Sprintf("sat at check-sat %d of %d (answers: %s)", at+1, len(ans), strings.Join(ans, " ")),
-			Roles:    []string{RoleInstance},
-			Case:     c, Runs: runs,
-		}}
-	}
-	if !checked {
-		return fuzz.Verdict{Skip: "no-answer"}
-	}
-	return fuzz.Verdict{Checked: true}
 }
 
 // certifyUnsat checks the unsat certificate of the assertions in scope at check-sat number at
