@@ -43,6 +43,7 @@ go run ./cmd/polyfuzz bench install cvc5==1.4.2 # cvc5@VERSION, run through targ
 go run ./cmd/polyfuzz bench install bitwuzla==0.10.0 # bitwuzla@VERSION, the same
 go run ./cmd/polyfuzz bench install pyboolector==3.2.4.38488416565 # boolector@VERSION, the same
 go run ./cmd/polyfuzz bench install z3-solver==5.4.1.0 # z3@5.4.1, the newest z3 (smtgen's self-checks)
+go run ./cmd/polyfuzz bench install z3-solver==4.8.12.0 # z3@4.8.12, the second z3 of cmd/polyfuzz's TestSMTStylesFaults
 # Datalog engine Ascent (a Rust crate, pinned in targets/ascent/Cargo.lock): needs cargo
 # (https://rustup.rs); builds the cached cargo project once so that tests and campaigns do not pay
 # for the dependencies' first compile.
