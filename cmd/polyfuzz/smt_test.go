@@ -116,7 +116,7 @@ func TestSMTBadInput(t *testing.T) {
 	mixed := filepath.Join(dir, "mixed")
 	os.Mkdir(mixed, 0o755)
 	os.WriteFile(filepath.Join(mixed, "broken.smt2"), []byte("(assert (> x 1)))\n"), 0o644)
-	os.WriteFile(filepath.Join(mixed, "fp.smt2"), []byte("(declare-fun f () (_ FloatingPoint 8 24))\n(assert (fp.isNaN f))\n"), 0o644)
+	os.WriteFile(filepath.Join(mixed, "seq.smt2"), []byte("(declare-fun s () (Seq Int))\n(assert (= (seq.len s) 2))\n"), 0o644)
 	b, _ := os.ReadFile(repoFile(t, "testdata/smt/lia_schedule.smt2"))
 	os.WriteFile(filepath.Join(mixed, "good.smt2"), b, 0o644)
 	checkBadInputs(t, []badInput{
@@ -124,7 +124,7 @@ func TestSMTBadInput(t *testing.T) {
 		{"malformed seed skipped with position", []string{"smt", "--seeds", mixed, "--tests", "5", "--out", filepath.Join(dir, "o1")}, 0,
 			"skipped broken.smt2: syntax: line 1, column 17"},
 		{"unsupported theory counted", []string{"smt", "--seeds", mixed, "--tests", "5", "--out", filepath.Join(dir, "o2")}, 0,
-			"skipped: floating-point 1, syntax 1"},
+			"skipped: sequences 1, syntax 1"},
 		{"missing seeds folder", []string{"smt", "--seeds", filepath.Join(dir, "nope")}, 2, "--seeds:"},
 		{"missing solver binary", []string{"smt", "--solver-cmd", "/nonexistent/z3 -in"}, 1, "/nonexistent/z3"},
 		{"not an SMT solver", []string{"smt", "--solver-cmd", "cat"}, 1, "does not speak SMT-LIB"},
