@@ -498,19 +498,7 @@ func ratRoundInt(r *big.Rat, rm RMValue) *big.Int {
 	a := new(big.Rat).Abs(r)
 	i, rem := new(big.Int).QuoRem(a.Num(), a.Denom(), new(big.Int))
 	if rem.Sign() != 0 {
-		half := new(big.Int).Lsh(rem, 1).Cmp(a.Denom())
-		up := false
-		switch rm {
-		case RNE:
-			up = half > 0 || (half == 0 && i.Bit(0) == 1)
-		case RNA:
-			up = half >= 0
-		case RTP:
-			up = !neg
-		case RTN:
-			up = neg
-		}
-		if up {
+		if roundsUp(rm, neg, i, new(big.Int).Lsh(rem, 1).Cmp(a.Denom())) {
 			i.Add(i, big.NewInt(1))
 		}
 	}

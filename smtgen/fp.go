@@ -249,20 +249,7 @@ func cmpShifted(num, den *big.Int, k int) int {
 // as half is -1, 0 or 1 and is nonzero when inexact, to an integer significand, and encodes it.
 // qe is the quantum of the result: max(exponent, emin) - (s-1).
 func fpFinish(e, s int, rm RMValue, neg bool, i *big.Int, half int, inexact bool, qe int) FPValue {
-	up := false
-	if inexact {
-		switch rm {
-		case RNE:
-			up = half > 0 || (half == 0 && i.Bit(0) == 1)
-		case RNA:
-			up = half >= 0
-		case RTP:
-			up = !neg
-		case RTN:
-			up = neg
-		}
-	}
-	if up {
+	if inexact && roundsUp(rm, neg, i, half) {
 		i.Add(i, big.NewInt(1))
 	}
 	if i.BitLen() > s {
@@ -386,4 +373,20 @@ func ParseFPFormat(text string) (*Sort, error) {
 		return nil, fmt.Errorf("bad floating-point format %q: want Float16, Float32, Float64, Float128 or (_ FloatingPoint e s)", text)
 	}
 	return s, nil
+}
+
+// roundsUp reports whether an inexact magnitude truncated to i rounds away from zero under rm;
+// half compares the dropped part with one half of a unit of i (-1, 0 or 1), and neg is the sign.
+func roundsUp(rm RMValue, neg bool, i *big.Int, half int) bool {
+	switch rm {
+	case RNE:
+		return half > 0 || (half == 0 && i.Bit(0) == 1)
+	case RNA:
+		return half >= 0
+	case RTP:
+		return !neg
+	case RTN:
+		return neg
+	}
+	return false
 }
