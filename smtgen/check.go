@@ -664,6 +664,7 @@ var chkBuiltinNames = func() map[string]bool {
 		concat extract repeat zero_extend sign_extend rotate_left rotate_right bvnot bvand bvor bvxor
 		bvnand bvnor bvxnor bvcomp bvneg bvadd bvsub bvmul bvudiv bvurem bvsdiv bvsrem bvsmod bvshl
 		bvlshr bvashr bvult bvule bvugt bvuge bvslt bvsle bvsgt bvsge bv2nat int2bv nat2bv
+		bvnego bvuaddo bvsaddo bvumulo bvsmulo bvusubo bvssubo bvsdivo bvredor bvredand
 		select store const
 		str.++ str.len str.< str.<= str.at str.substr str.prefixof str.suffixof str.contains
 		str.indexof str.replace str.replace_all str.replace_re str.replace_re_all str.is_digit
@@ -1077,6 +1078,17 @@ func (e *Env) appSort(t *Term, sc *chkScope) (*Sort, error) {
 	case "bvnot", "bvneg":
 		if n == 1 && t.Args[0].Sort.Width() > 0 {
 			return t.Args[0].Sort, nil
+		}
+	case "bvnego", "bvredor", "bvredand": // SMT-LIB 2.7
+		if n == 1 && t.Args[0].Sort.Width() > 0 {
+			if t.Name == "bvnego" {
+				return BoolSort, nil
+			}
+			return BitVecSort(1), nil
+		}
+	case "bvuaddo", "bvsaddo", "bvumulo", "bvsmulo", "bvusubo", "bvssubo", "bvsdivo": // SMT-LIB 2.7
+		if n == 2 && t.Args[0].Sort.Width() > 0 && allArgs(t.Args[0].Sort) {
+			return BoolSort, nil
 		}
 	case "bvand", "bvor", "bvxor", "bvadd", "bvmul", "bvnand", "bvnor", "bvxnor", "bvcomp", "bvsub",
 		"bvudiv", "bvurem", "bvsdiv", "bvsrem", "bvsmod", "bvshl", "bvlshr", "bvashr",

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// evalBV evaluates the FixedSizeBitVectors operators (and bv2nat, int2bv); ok is false for other
-// names. Division by zero is the SMT-LIB 2.6 one: bvudiv gives all ones, bvurem the dividend, and
+// evalBV evaluates the FixedSizeBitVectors operators (and bv2nat, int2bv, and SMT-LIB 2.7's
+// overflow predicates and bvredor, bvredand); ok is false for other names. Division by zero is the SMT-LIB 2.6 one: bvudiv gives all ones, bvurem the dividend, and
 // the signed operations follow from their definitions in terms of the unsigned ones.
 func evalBV(t *Term, args []Value) (v Value, ok bool, err error) {
 	if isBVLitName(t.Name) && len(t.Index) == 1 {
@@ -62,6 +62,19 @@ func evalBV(t *Term, args []Value) (v Value, ok bool, err error) {
 	case "bvneg":
 		x := args[0].(BVValue)
 		return NewBV(x.W, new(big.Int).Neg(x.V)), true, nil
+	case "bvnego":
+		x := args[0].(BVValue)
+		return BoolValue(!bvFitsSigned(x.W, new(big.Int).Neg(bvSigned(x)))), true, nil
+	case "bvredor", "bvredand":
+		x := args[0].(BVValue)
+		on := x.V.Sign() != 0
+		if t.Name == "bvredand" {
+			on = x.V.Cmp(bvMask(x.W)) == 0
+		}
+		if on {
+			return NewBVUint(1, 1), true, nil
+		}
+		return NewBVUint(1, 0), true, nil
 	case "bvand", "bvor", "bvxor", "bvadd", "bvmul", "bvsub":
 		x := args[0].(BVValue)
 		r := new(big.Int).Set(x.V)
@@ -131,6 +144,34 @@ func evalBV(t *Term, args []Value) (v Value, ok bool, err error) {
 		default:
 			return NewBV(w, new(big.Int).Rsh(bvSigned(x), k)), true, nil
 		}
+	case "bvuaddo", "bvumulo", "bvusubo":
+		r := new(big.Int)
+		switch t.Name {
+		case "bvuaddo":
+			r.Add(x.V, y.V)
+		case "bvumulo":
+			r.Mul(x.V, y.V)
+		default:
+			r.Sub(x.V, y.V)
+		}
+		return BoolValue(r.Sign() < 0 || r.BitLen() > w), true, nil
+	case "bvsaddo", "bvsmulo", "bvssubo", "bvsdivo":
+		a, b := bvSigned(x), bvSigned(y)
+		r := new(big.Int)
+		switch t.Name {
+		case "bvsaddo":
+			r.Add(a, b)
+		case "bvsmulo":
+			r.Mul(a, b)
+		case "bvssubo":
+			r.Sub(a, b)
+		default: // only the most negative value divided by -1 overflows; division by 0 does not
+			if b.Sign() == 0 {
+				return BoolValue(false), true, nil
+			}
+			r.Quo(a, b)
+		}
+		return BoolValue(!bvFitsSigned(w, r)), true, nil
 	case "bvult", "bvule", "bvugt", "bvuge", "bvslt", "bvsle", "bvsgt", "bvsge":
 		var c int
 		if strings.HasPrefix(t.Name, "bvu") {
@@ -159,6 +200,12 @@ func bvSigned(x BVValue) *big.Int {
 	}
 	r := new(big.Int).Lsh(big.NewInt(1), uint(x.W))
 	return r.Sub(x.V, r)
+}
+
+// bvFitsSigned reports whether v is a w-bit two's complement value.
+func bvFitsSigned(w int, v *big.Int) bool {
+	lim := new(big.Int).Lsh(big.NewInt(1), uint(w-1))
+	return v.Cmp(lim) < 0 && v.Cmp(lim.Neg(lim)) >= 0
 }
 
 // bvUdiv is bvudiv: all ones when y is 0.

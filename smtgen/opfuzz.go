@@ -80,6 +80,8 @@ var opClasses = [][]string{
 	{"bvand", "bvor", "bvxor", "bvadd", "bvmul", "bvnand", "bvnor", "bvxnor", "bvsub", "bvudiv", "bvurem",
 		"bvsdiv", "bvsrem", "bvsmod", "bvshl", "bvlshr", "bvashr"},
 	{"bvult", "bvule", "bvugt", "bvuge", "bvslt", "bvsle", "bvsgt", "bvsge"},
+	{"bvuaddo", "bvsaddo", "bvumulo", "bvsmulo", "bvusubo", "bvssubo", "bvsdivo"},
+	{"bvredor", "bvredand"},
 	{"str.<", "str.<=", "str.prefixof", "str.suffixof", "str.contains"},
 	{"str.replace", "str.replace_all"},
 	{"str.replace_re", "str.replace_re_all"},

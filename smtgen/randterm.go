@@ -9,10 +9,11 @@ import (
 )
 
 // Theories lists the theory names [RandomGroundTerm] and [SelfCheck] accept.
-var Theories = []string{"core", "ints", "reals", "bv", "arrays", "strings", "regex", "datatypes", "fp"}
+var Theories = []string{"core", "ints", "reals", "bv", "bv-overflow", "arrays", "strings", "regex", "datatypes", "fp"}
 
 // RandomGroundTerm returns a random well-sorted ground term (no symbols but the theory's own) of
-// the theory ("core", "ints", "reals" with mixed Int/Real, "bv", "arrays", "strings", "regex"
+// the theory ("core", "ints", "reals" with mixed Int/Real, "bv", "bv-overflow" with SMT-LIB
+// 2.7's overflow predicates and bvredor, bvredand besides, "arrays", "strings", "regex"
 // with str.in_re and random regular expressions, "datatypes" over [DatatypeTheoryDecls] with
 // constructors, testers, selectors, also on other constructors, and match, "fp" as
 // [RandomFPTerm] of any operation), at most depth deep, sort-checked (Sort filled
@@ -42,7 +43,7 @@ func randomGround(r *rand.Rand, theory string, depth int) *Term {
 		s = g.pick(BoolSort, IntSort, IntSort)
 	case "reals":
 		s = g.pick(BoolSort, RealSort, RealSort, IntSort)
-	case "bv":
+	case "bv", "bv-overflow":
 		if r.IntN(3) == 0 {
 			s = BoolSort
 		} else {
@@ -188,8 +189,15 @@ func (g *groundGen) boolTerm(d int) *Term {
 			return rgApp(g.pickName("=", "distinct"), g.term(RealSort, d), g.term(g.pick(RealSort, IntSort), d))
 		}
 		return rgApp(g.pickName("<", "<=", ">", ">="), g.term(g.pick(RealSort, IntSort), d), g.term(RealSort, d))
-	case "bv":
+	case "bv", "bv-overflow":
 		w := g.width()
+		if g.theory == "bv-overflow" && r.IntN(2) == 0 {
+			if r.IntN(8) == 0 {
+				return rgApp("bvnego", g.term(BitVecSort(w), d))
+			}
+			return rgApp(g.pickName("bvuaddo", "bvsaddo", "bvumulo", "bvsmulo", "bvusubo", "bvssubo", "bvsdivo"),
+				g.term(BitVecSort(w), d), g.term(BitVecSort(w), d))
+		}
 		if r.IntN(4) == 0 {
 			return rgApp(g.pickName("=", "distinct"), g.term(BitVecSort(w), d), g.term(BitVecSort(w), d))
 		}
@@ -347,6 +355,9 @@ func (g *groundGen) bvTerm(w, d int) *Term {
 	case 4:
 		return rgApp(g.pickName("bvnot", "bvneg"), g.term(s, d))
 	case 5:
+		if w == 1 && g.theory == "bv-overflow" && r.IntN(2) == 0 {
+			return rgApp(g.pickName("bvredor", "bvredand"), g.term(BitVecSort(g.width()), d))
+		}
 		if w == 1 {
 			ww := g.width()
 			return rgApp("bvcomp", g.term(BitVecSort(ww), d), g.term(BitVecSort(ww), d))

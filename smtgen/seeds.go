@@ -176,20 +176,14 @@ func newSeed(name, hash string, sc *Script) (*Seed, *SkipError) {
 // name one file) and makes the seeds of each with [NewSeeds]. Files and parts that cannot be used
 // are returned as skips, one *SkipError each; an error means root itself cannot be read.
 func LoadSeeds(fsys fs.FS, root string) (seeds []*Seed, skips []*SkipError, err error) {
-	var files []string
-	err = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".smt2") {
-			files = append(files, p)
-		}
-		return nil
-	})
+	files, err := smt2Files(fsys, root, 0)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read seeds: %w", err)
 	}
 	if len(files) == 0 {
+		if root == "." {
+			return nil, nil, errors.New("read seeds: no .smt2 files in the folder or its subfolders")
+		}
 		return nil, nil, fmt.Errorf("read seeds: no .smt2 files under %s", root)
 	}
 	sort.Strings(files)
@@ -206,6 +200,33 @@ func LoadSeeds(fsys fs.FS, root string) (seeds []*Seed, skips []*SkipError, err 
 		seeds, skips = append(seeds, ss...), append(skips, sk...)
 	}
 	return seeds, skips, nil
+}
+
+// maxLinkDepth bounds how many symbolic links to folders one path of a seed walk follows, so that a
+// link cycle ends.
+const maxLinkDepth = 8
+
+// smt2Files lists the .smt2 files under root, following symbolic links to folders (a seed folder
+// made of links to benchmark folders) up to maxLinkDepth deep.
+func smt2Files(fsys fs.FS, root string, depth int) ([]string, error) {
+	var files []string
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 && depth < maxLinkDepth {
+			if st, err := fs.Stat(fsys, p); err == nil && st.IsDir() {
+				sub, err := smt2Files(fsys, p, depth+1)
+				files = append(files, sub...)
+				return err
+			}
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".smt2") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err
 }
 
 // ModelQuery returns the script that asks a reference solver for a model of the seed's assertions

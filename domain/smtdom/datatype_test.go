@@ -13,10 +13,10 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/pypi"
 )
 
-// TestSelfCheckDatatypes compares the evaluator with the newest z3 (the z3-solver 5.4.1 wheel)
-// on a few hundred random ground terms of the datatypes theory: no disagreement, and most terms
-// decided and answered.
-func TestSelfCheckDatatypes(t *testing.T) {
+// TestSelfCheckNewTheories compares the evaluator with the newest z3 (the z3-solver 5.4.1 wheel)
+// on a few hundred random ground terms of each theory Debian's z3 cannot take (datatypes, SMT-LIB
+// 2.7's overflow predicates): no disagreement, and most terms decided and answered.
+func TestSelfCheckNewTheories(t *testing.T) {
 	w := Wheels["z3"]
 	if !pypi.Installed(w.Package, w.Version("5.4.1")) {
 		testenv.Missing(t, fmt.Sprintf("%s==%s is not installed: polyfuzz bench install %s==%s", w.Package,
@@ -36,18 +36,22 @@ func TestSelfCheckDatatypes(t *testing.T) {
 		}
 		return string(out), nil
 	}
-	rep, err := smtgen.SelfCheck(context.Background(), "datatypes", 400, 1, ask)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Log(rep)
-	for _, e := range rep.ErrorExamples {
-		t.Log(e)
-	}
-	for _, d := range rep.Examples {
-		t.Errorf("disagreement: %s: ours %s, z3 %s", d.Term, d.Ours, d.Solver)
-	}
-	if rep.Agreed < rep.Terms*9/10 {
-		t.Errorf("only %d of %d terms agreed", rep.Agreed, rep.Terms)
+	for _, theory := range []string{"datatypes", "bv-overflow"} {
+		t.Run(theory, func(t *testing.T) {
+			rep, err := smtgen.SelfCheck(context.Background(), theory, 400, 1, ask)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(rep)
+			for _, e := range rep.ErrorExamples {
+				t.Log(e)
+			}
+			for _, d := range rep.Examples {
+				t.Errorf("disagreement: %s: ours %s, z3 %s", d.Term, d.Ours, d.Solver)
+			}
+			if rep.Agreed < rep.Terms*9/10 {
+				t.Errorf("only %d of %d terms agreed", rep.Agreed, rep.Terms)
+			}
+		})
 	}
 }

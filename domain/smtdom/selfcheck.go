@@ -28,7 +28,7 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	theory := fs.String("theory", "", "one theory of "+strings.Join(smtgen.Theories, ", ")+" (default: all)")
 	n := fs.Int("terms", 10000, "random ground terms per theory and solver")
 	seed := domain.Seed{Value: 1, Given: true}
-	fs.Var(&seed, "seed", "random seed of the terms (default 1)")
+	fs.Var(&seed, "seed", "random seed of the terms")
 	timeout := fs.Duration("timeout", time.Minute, "time limit for one batch of terms on a solver")
 	fpOp := fs.String("fp-op", "", "with --theory fp: only terms of this operation, one of "+strings.Join(smtgen.FPOps, ", ")+", or \"all\" for one line per operation and format")
 	fpFormat := fs.String("fp-format", "", "with --fp-op: only this format, Float16, Float32, Float64, Float128 or (_ FloatingPoint e s) (default: Float16, Float32, Float64, (_ FloatingPoint 3 5))")
@@ -93,7 +93,7 @@ func selfcheck(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			if err != nil {
 				return fs.Fail(domain.ExitFailure, "%s %s: %v", o.Name, th, err)
 			}
-			fmt.Fprintf(stdout, "%s: %s\n", o.Name, rep)
+			printSelfCheck(stdout, o.Name, rep)
 			if rep.Disagreed > 0 {
 				code = 1
 			}
@@ -166,16 +166,22 @@ func fpSelfCheck(ctx context.Context, pairs []fpPair, n int, seed int64, solver 
 			fmt.Fprintf(stderr, "polyfuzz smt selfcheck: %s %s: %v\n", solver, smtgen.FPOpFormatName(p.op, p.format), err)
 			return domain.ExitFailure
 		}
-		fmt.Fprintf(stdout, "%s: %s\n", solver, rep)
-		for _, d := range rep.Examples {
-			fmt.Fprintf(stdout, "  %s\n    ours %s, solver %s\n", d.Term, d.Ours, d.Solver)
-		}
-		for _, e := range rep.ErrorExamples[:min(3, len(rep.ErrorExamples))] {
-			fmt.Fprintf(stdout, "  error: %s\n", e)
-		}
+		printSelfCheck(stdout, solver, rep)
 		if rep.Disagreed > 0 {
 			code = 1
 		}
 	}
 	return code
+}
+
+// printSelfCheck prints a self-check report's line, its disagreements and up to three of its
+// solver errors.
+func printSelfCheck(w io.Writer, solver string, rep *smtgen.SelfCheckReport) {
+	fmt.Fprintf(w, "%s: %s\n", solver, rep)
+	for _, d := range rep.Examples {
+		fmt.Fprintf(w, "  %s\n    ours %s, solver %s\n", d.Term, d.Ours, d.Solver)
+	}
+	for _, e := range rep.ErrorExamples[:min(3, len(rep.ErrorExamples))] {
+		fmt.Fprintf(w, "  error: %s\n", e)
+	}
 }

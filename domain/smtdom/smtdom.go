@@ -339,7 +339,11 @@ func loadSeeds(dir string) ([]*smtgen.Seed, []*smtgen.SkipError, error) {
 	if !st.IsDir() {
 		return smtgen.LoadSeeds(os.DirFS(filepath.Dir(dir)), filepath.Base(dir))
 	}
-	return smtgen.LoadSeeds(os.DirFS(dir), ".")
+	seeds, skips, err := smtgen.LoadSeeds(os.DirFS(dir), ".")
+	if err != nil {
+		err = fmt.Errorf("--seeds %s: %w", dir, err)
+	}
+	return seeds, skips, err
 }
 
 func seedsName(dir string) string {

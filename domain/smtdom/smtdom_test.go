@@ -24,22 +24,25 @@ func TestVersionedSolvers(t *testing.T) {
 	for _, tc := range []struct {
 		engine, version string
 		script, want    string
+		then, thenWant  string // after an ERROR: the next statement and its answer (default: check-sat, sat)
 	}{
-		{"yices", "2.6.5.post24", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)", "[[sat]]"},
-		{"yices", "2.6.5.post24", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
-		{"cvc5", "1.4.2", "(set-option :produce-models true)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 5))(check-sat)(get-value (x))", "[[sat] [x 4]]"},
+		{"yices", "2.6.5.post24", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)", "[[sat]]", "", ""},
+		{"yices", "2.6.5.post24", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]", "", ""},
+		{"cvc5", "1.4.2", "(set-option :produce-models true)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 5))(check-sat)(get-value (x))", "[[sat] [x 4]]", "", ""},
 		// The bridge answers an error and goes on; (reset) forgets the logic and the declarations.
-		{"cvc5", "1.4.2", "(foo)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)", "ERROR"},
-		{"cvc5", "1.4.2", "(set-logic QF_LIA)(declare-const x Int)(reset)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
-		{"bitwuzla", "0.10.0", "(set-option :produce-models true)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(check-sat)(get-value (x))", "[[sat] [x #b0011]]"},
+		{"cvc5", "1.4.2", "(foo)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(check-sat)", "ERROR", "", ""},
+		{"cvc5", "1.4.2", "(set-logic QF_LIA)(declare-const x Int)(reset)(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]", "", ""},
+		{"bitwuzla", "0.10.0", "(set-option :produce-models true)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(check-sat)(get-value (x))", "[[sat] [x #b0011]]", "", ""},
 		// After an error, Bitwuzla's bridge starts a new parser in the same state.
-		{"bitwuzla", "0.10.0", "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(foo)", "ERROR"},
-		{"bitwuzla", "0.10.0", "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= x #x4))(check-sat)", "[[unsat]]"},
+		{"bitwuzla", "0.10.0", "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(foo)", "ERROR", "", ""},
+		{"bitwuzla", "0.10.0", "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= x #x4))(check-sat)", "[[unsat]]", "", ""},
+		// An error after check-sat: the model is still there (Bitwuzla wants two arguments to and).
+		{"bitwuzla", "0.10.0", "(set-option :produce-models true)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(check-sat)(get-value ((and true)))", "ERROR", "(get-value (x))", "[[x #b0011]]"},
 		// Boolector's bridge reruns the script so far at each answer and prints only the new part.
-		{"boolector", boolectorWheel, "(set-option :produce-models true)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (bvugt x #x3))(push 1)(assert (= x #x0))(check-sat)(pop 1)(assert (bvult x #x5))(check-sat)(get-value (x))", "[[unsat] [sat] [x #b0100]]"},
-		{"boolector", boolectorWheel, "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= y #x4))", "ERROR"},
-		{"boolector", boolectorWheel, "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(check-sat)(reset)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= x #x4))(check-sat)", "[[sat] [unsat]]"},
-		{"z3", "5.4.1", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]"},
+		{"boolector", boolectorWheel, "(set-option :produce-models true)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (bvugt x #x3))(push 1)(assert (= x #x0))(check-sat)(pop 1)(assert (bvult x #x5))(check-sat)(get-value (x))", "[[unsat] [sat] [x #b0100]]", "", ""},
+		{"boolector", boolectorWheel, "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= y #x4))", "ERROR", "", ""},
+		{"boolector", boolectorWheel, "(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(check-sat)(reset)(set-logic QF_BV)(declare-const x (_ BitVec 4))(assert (= x #x3))(assert (= x #x4))(check-sat)", "[[sat] [unsat]]", "", ""},
+		{"z3", "5.4.1", "(set-logic QF_LIA)(declare-const x Int)(assert (> x 3))(assert (< x 2))(check-sat)", "[[unsat]]", "", ""},
 	} {
 		w := Wheels[tc.engine]
 		if !pypi.Installed(w.Package, w.Version(tc.version)) {
@@ -56,8 +59,11 @@ func TestVersionedSolvers(t *testing.T) {
 			if err != nil || r.Status != fuzz.StatusEngineError {
 				t.Errorf("%s@%s: %s: %+v, %v; want an engine error", tc.engine, tc.version, tc.script, r, err)
 			}
-			r, err = tg.Exec(context.Background(), "(check-sat)")
-			tc.want = "[[sat]]"
+			if tc.then == "" {
+				tc.then, tc.thenWant = "(check-sat)", "[[sat]]"
+			}
+			r, err = tg.Exec(context.Background(), tc.then)
+			tc.want = tc.thenWant
 		}
 		tg.Close()
 		if err != nil || r.Failed() || fmt.Sprint(r.Rows) != tc.want {

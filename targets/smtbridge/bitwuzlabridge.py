@@ -4,7 +4,8 @@
 # bridge starts a new one and replays the commands that shaped the state since the last reset
 # (declarations, assertions, options, push and pop), without their answers. Options only take
 # effect before Bitwuzla's solver exists, so a set-option also starts a new parser, options
-# first. The caller puts the bitwuzla module's folder on sys.path
+# first. When the error follows a check-sat, the replay ends with that check-sat, so that
+# get-value and get-model go on answering from its model. The caller puts the bitwuzla module's folder on sys.path
 # and common.py's functions before this program.
 import os
 import sys
@@ -22,7 +23,7 @@ def name(text):
 class Bridge:
     def __init__(self):
         self.tm = bitwuzla.TermManager()
-        self.options, self.history = [], []
+        self.options, self.history, self.checked = [], [], None
         self.fresh()
 
     def fresh(self):
@@ -38,7 +39,12 @@ class Bridge:
         try:
             for text in self.options + self.history:
                 try:
-                    self.parser.parse(text, True, False)
+                    self.parser.parse(text, True, False)  # parse only: no check-sat is run
+                except Exception:
+                    pass
+            if self.checked:
+                try:
+                    self.parser.parse(self.checked, False, False)
                 except Exception:
                     pass
         finally:
@@ -50,7 +56,7 @@ class Bridge:
     def run(self, text):
         cmd = name(text)
         if cmd == "reset":
-            self.options, self.history = [], []
+            self.options, self.history, self.checked = [], [], None
             self.fresh()
             return
         if cmd == "set-option":
@@ -64,8 +70,11 @@ class Bridge:
             sys.stdout.write(error(e))
             self.replay()
             return
-        if cmd not in QUIET:
+        if cmd in ("check-sat", "check-sat-assuming"):
+            self.checked = text
+        elif cmd not in QUIET:
             self.history.append(text)
+            self.checked = None
 
 
 def main():
