@@ -220,8 +220,12 @@ func mutantCase(gen string, s uint64, seed *Seed, asserts []*Term, style string,
 
 // mutantLogic returns the logic a mutant needs: the seed's, with difference logic widened to
 // linear arithmetic and linear to nonlinear when a mutation made a product or a division of two
-// terms.
+// terms, and ALL when a mutation brought in a theory the seed's logic lacks (typefuzz's
+// bit-vector operators in QF_FP, where bit-vector sorts appear as arguments of fp).
 func mutantLogic(logic string, asserts []*Term) string {
+	if !logicHasTerms(logic, asserts) {
+		return "ALL"
+	}
 	l := strings.NewReplacer("IDL", "LIA", "RDL", "LRA").Replace(logic)
 	if !strings.Contains(l, "LIA") && !strings.Contains(l, "LRA") && !strings.Contains(l, "LIRA") {
 		return l

@@ -150,3 +150,36 @@ func TestMutantsConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestMutantLogic checks the logic a mutant is sent with: widened where a mutation needs a theory
+// or nonlinear arithmetic the seed's logic lacks, kept otherwise.
+func TestMutantLogic(t *testing.T) {
+	for _, tc := range []struct{ logic, decls, assert, want string }{
+		{"QF_LIA", "(declare-const x Int)", "(> (+ x 1) 0)", "QF_LIA"},
+		{"QF_LIA", "(declare-const x Int)", "(> (* x x) 0)", "QF_NIA"},
+		{"QF_IDL", "(declare-const x Int)", "(> (- x 1) 0)", "QF_LIA"},
+		{"QF_SLIA", "(declare-const x Int)", "(> (* x x) 0)", "ALL"},
+		{"QF_FP", "(declare-const r RoundingMode)", "(fp.isZero (fp (bvadd #b0 #b1) #x00 #b00000000000000000000000))", "ALL"},
+		{"QF_FP", "(declare-const r RoundingMode)", "(fp.isZero (fp #b0 #x00 #b00000000000000000000000))", "QF_FP"},
+		{"QF_BV", "(declare-const v (_ BitVec 4))", "(= (bv2nat v) 3)", "ALL"},
+		{"QF_BV", "(declare-const v (_ BitVec 4))", "(bvuaddo v v)", "QF_BV"},
+		{"QF_ABV", "(declare-const a (Array (_ BitVec 4) (_ BitVec 4)))", "(= (select a #x0) #x1)", "QF_ABV"},
+		{"QF_UFBV", "(declare-const a (Array (_ BitVec 4) (_ BitVec 4)))", "(= (select a #x0) #x1)", "ALL"},
+		{"QF_S", "(declare-const s String)", "(> (str.len s) 2)", "QF_S"},
+		{"QF_LRA", "(declare-const y Real)", "(> (+ y 0.5) 0.0)", "QF_LRA"},
+		{"QF_LRA", "(declare-const y Real)", "(> (to_int y) 0)", "ALL"},
+		{"ALL", "(declare-const y Real)", "(> (to_int y) 0)", "ALL"},
+	} {
+		sc, err := ParseScript("(set-logic ALL)" + tc.decls + "(assert " + tc.assert + ")")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Check(sc); err != nil {
+			t.Fatalf("%s: %v", tc.assert, err)
+		}
+		a := sc.Commands[len(sc.Commands)-1].Terms[0]
+		if got := mutantLogic(tc.logic, []*Term{a}); got != tc.want {
+			t.Errorf("%s %s: logic %s, want %s", tc.logic, tc.assert, got, tc.want)
+		}
+	}
+}

@@ -373,37 +373,87 @@ func rewrite(root *Term, pre func(*Term) *Term) *Term {
 	return walk(root)
 }
 
-// widenLogic returns logic, or ALL when env declares bit-vector or floating-point symbols that
-// logic's theories do not have (cvc5's regression files do, and cvc5 accepts them; z3 and
-// Bitwuzla reject the declarations).
+// widenLogic returns logic, or ALL when env declares symbols of a sort that logic's theories do
+// not have (cvc5's regression files do, some on purpose, and cvc5 accepts them; z3 and Bitwuzla
+// reject the declarations).
 func widenLogic(logic string, env *Env) string {
-	if logic == "" || logic == "ALL" {
-		return logic
-	}
-	var uses func(s *Sort, name string) bool
-	uses = func(s *Sort, name string) bool {
-		if s == nil {
-			return false
-		}
-		if s.Name == name {
-			return true
-		}
-		for _, a := range s.Args {
-			if uses(a, name) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, th := range []struct{ sort, letters string }{{"BitVec", "BV"}, {"FloatingPoint", "FP"}} {
-		if strings.Contains(logic, th.letters) {
-			continue
-		}
-		for _, d := range env.Decls {
-			if uses(d.Ret, th.sort) || slices.ContainsFunc(d.ArgSorts, func(s *Sort) bool { return uses(s, th.sort) }) {
+	for _, d := range env.Decls {
+		for _, s := range append([]*Sort{d.Ret}, d.ArgSorts...) {
+			if !logicHasSort(logic, s) {
 				return "ALL"
 			}
 		}
 	}
 	return logic
+}
+
+// logicHas reports whether the SMT-LIB logic (ALL or a name such as QF_AUFLIA) has the theory th:
+// BV, FP, S (strings), A (arrays), Int or Real. Core and uninterpreted functions are in every logic.
+func logicHas(logic, th string) bool {
+	if logic == "" || logic == "ALL" {
+		return true
+	}
+	l := strings.TrimPrefix(logic, "QF_")
+	has := func(parts ...string) bool {
+		return slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(l, p) })
+	}
+	switch th {
+	case "BV", "FP":
+		return has(th)
+	case "S":
+		return has("S")
+	case "A":
+		return strings.HasPrefix(l, "A")
+	case "Int": // strings logics have Int for lengths and indices
+		return has("IA", "IDL", "IRA", "S")
+	case "Real":
+		return has("RA", "RDL")
+	}
+	return true
+}
+
+// logicHasSort reports whether the logic has the theory of s and of the sorts inside it.
+func logicHasSort(logic string, s *Sort) bool {
+	if s == nil {
+		return true
+	}
+	if s.Name == "BitVec" && logicHas(logic, "FP") { // the sort of fp's arguments and of to_fp's
+		return true
+	}
+	th := map[string]string{"BitVec": "BV", "FloatingPoint": "FP", "RoundingMode": "FP", "String": "S",
+		"RegLan": "S", "Array": "A", "Int": "Int", "Real": "Real"}[s.Name]
+	if th != "" && !logicHas(logic, th) {
+		return false
+	}
+	for _, a := range s.Args {
+		if !logicHasSort(logic, a) {
+			return false
+		}
+	}
+	return true
+}
+
+// logicHasTerms reports whether the logic has the theories of every subterm of ts: their sorts,
+// and bit-vector operators, which need the bit-vector theory even where bit-vector sorts appear
+// without it (in QF_FP, as arguments of fp).
+func logicHasTerms(logic string, ts []*Term) bool {
+	ok := true
+	for _, t := range ts {
+		walkTerms(t, func(u *Term) {
+			if !logicHasSort(logic, u.Sort) || u.Kind == KindApp && bvOperator(u.Name) && !logicHas(logic, "BV") {
+				ok = false
+			}
+		})
+	}
+	return ok
+}
+
+// bvOperator reports whether name is an operator of the bit-vector theory (not a literal).
+func bvOperator(name string) bool {
+	switch name {
+	case "concat", "extract", "repeat", "zero_extend", "sign_extend", "rotate_left", "rotate_right",
+		"bv2nat", "int2bv", "nat2bv":
+		return true
+	}
+	return strings.HasPrefix(name, "bv") && !isBVLitName(name) && chkBuiltin(name)
 }
