@@ -1,6 +1,7 @@
 # A warm cvc5 process for polyfuzz: reads SMT-LIB commands on stdin and answers each like cvc5's
 # own executable (sat/unsat, models, (error "...") without dying), through cvc5's Python API,
-# for wheels that carry no executable. The caller puts the cvc5 module's folder on sys.path and
+# for wheels that carry no executable. Like polyfuzz's cvc5 command line, it sets fp-exp, which
+# admits floating-point formats other than Float32 and Float64. The caller puts the cvc5 module's folder on sys.path and
 # common.py's functions before this program.
 import sys
 
@@ -13,6 +14,7 @@ out = sys.stdout
 def fresh():
     s = cvc5.Solver(tm)
     s.setOption("incremental", "true")
+    s.setOption("fp-exp", "true")
     return s, cvc5.SymbolManager(tm)
 
 

@@ -19,8 +19,9 @@ var presets = map[string][]string{
 	// errors.
 	"z3": {"z3", "-in", "-smt2"},
 	// cvc5 answers each command at once on a pipe without --interactive (which changes nothing
-	// for errors in 1.0.3: it exits on a parse error either way).
-	"cvc5": {"cvc5", "--lang", "smt2", "--incremental"},
+	// for errors in 1.0.3: it exits on a parse error either way). --fp-exp admits floating-point
+	// formats other than Float32 and Float64, as cvc5's own regression files ask.
+	"cvc5": {"cvc5", "--lang", "smt2", "--incremental", "--fp-exp"},
 	// cvc4 --interactive would continue after parse errors but prints a banner and a prompt
 	// before every line; without it, cvc4 behaves like cvc5.
 	"cvc4": {"cvc4", "--lang", "smt2", "--incremental"},
