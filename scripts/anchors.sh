@@ -10,7 +10,7 @@
 #   anchors_rate opfuzz 120 QF_LIA z3       # the same for yinyang's opfuzz (typefuzz alike)
 #   anchors_rate polyfuzz-storm 120 QF_LIA z3   # polyfuzz smt with STORM's default sizes
 #
-# Every run is pinned to one core (taskset -c 0) and reads the seeds of
+# Every run is pinned to one core (taskset -c 0, or ANCHORS_CORE) and reads the seeds of
 # ../shared/corpus/smt/THEORY. The cache directory is $XDG_CACHE_HOME/polyfuzz/anchors, else
 # ~/.cache/polyfuzz/anchors. STORM_GIT and YINYANG_GIT name other clones to copy from (a mirror).
 
@@ -54,14 +54,14 @@ anchors_rate() {
   case $tool in
   storm)
     # STORM prints one line per solver run: [z3] [core: 0] [seed_file: K] [i/1000] [THEORY] answer
-    (cd "$d/storm" && timeout "$secs" taskset -c 0 "$d/venv/bin/python" -m storm --benchmark "$seeds" \
+    (cd "$d/storm" && timeout "$secs" taskset -c "${ANCHORS_CORE:-0}" "$d/venv/bin/python" -m storm --benchmark "$seeds" \
       --theory "$theory" --solver "$solver" --solverbin "$bin" --seed 1 >"$out/log" 2>&1)
     calls=$(grep -Ec '^\[[a-z0-9]+\].*\[[0-9]+/[0-9]+\]' "$out/log")
     rm -rf "$d/storm/temp"
     ;;
   opfuzz | typefuzz)
     # yinyang prints "Performed N solver calls (...)" every 2 s; the last one counts.
-    (cd "$out" && timeout "$secs" taskset -c 0 "$d/venv/bin/python" "$d/yinyang/bin/$tool" \
+    (cd "$out" && timeout "$secs" taskset -c "${ANCHORS_CORE:-0}" "$d/venv/bin/python" "$d/yinyang/bin/$tool" \
       "$bin model_validate=true" "$seeds/$theory" >"$out/log" 2>&1)
     calls=$(grep -o 'Performed [0-9]* solver calls' "$out/log" | tail -1 | awk '{print $2}')
     ;;
@@ -70,7 +70,7 @@ anchors_rate() {
     (cd "$_ANCHORS_REPO" && go build -o "$out/polyfuzz" ./cmd/polyfuzz) || return 1
     # STORM's default sizes (storm/parameters.py): depth 20, 20 assertions, 1000 enrichment
     # steps, 1000 mutants per seed.
-    timeout $((secs + 30)) taskset -c 0 "$out/polyfuzz" smt --style "$style" --solver "$solver" \
+    timeout $((secs + 30)) taskset -c "${ANCHORS_CORE:-0}" "$out/polyfuzz" smt --style "$style" --solver "$solver" \
       --seeds "$seeds/$theory" --depth 20 --asserts 20 --enrich 1000 --mutants 1000 \
       --budget "${secs}s" -j 1 --seed 1 --out "$out/run" >"$out/log" 2>&1
     # One solver call per instance: the last progress line's "tests".

@@ -183,3 +183,33 @@ func TestMutantLogic(t *testing.T) {
 		}
 	}
 }
+
+// TestWidenLogic checks the logic of seeds whose declarations fall outside it.
+func TestWidenLogic(t *testing.T) {
+	for _, tc := range []struct{ logic, decls, want string }{
+		{"QF_FP", "(declare-const v (_ BitVec 5))", "ALL"}, // cvc5's regression files; Bitwuzla rejects it
+		{"QF_BVFP", "(declare-const v (_ BitVec 5))", "QF_BVFP"},
+		{"QF_BV", "(declare-const x Int)", "ALL"},
+		{"QF_LIA", "(declare-const x Int)", "QF_LIA"},
+		{"QF_ALIA", "(declare-const a (Array Int Int))", "QF_ALIA"},
+		{"QF_LIA", "(declare-const a (Array Int Int))", "ALL"},
+	} {
+		if got := widenLogic(tc.logic, mustEnv(t, "(set-logic ALL)"+tc.decls)); got != tc.want {
+			t.Errorf("%s %s: %s, want %s", tc.logic, tc.decls, got, tc.want)
+		}
+	}
+}
+
+// mustEnv checks script and returns its declarations.
+func mustEnv(t *testing.T, script string) *Env {
+	t.Helper()
+	sc, err := ParseScript(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := Check(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env
+}

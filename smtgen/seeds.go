@@ -379,7 +379,7 @@ func rewrite(root *Term, pre func(*Term) *Term) *Term {
 func widenLogic(logic string, env *Env) string {
 	for _, d := range env.Decls {
 		for _, s := range append([]*Sort{d.Ret}, d.ArgSorts...) {
-			if !logicHasSort(logic, s) {
+			if !logicHasSort(logic, s, false) {
 				return "ALL"
 			}
 		}
@@ -412,12 +412,14 @@ func logicHas(logic, th string) bool {
 	return true
 }
 
-// logicHasSort reports whether the logic has the theory of s and of the sorts inside it.
-func logicHasSort(logic string, s *Sort) bool {
+// logicHasSort reports whether the logic has the theory of s and of the sorts inside it. Terms
+// (bvInFP) may have bit-vector sorts in a floating-point logic without bit-vectors, as arguments
+// of fp and to_fp; declarations may not (Bitwuzla rejects them).
+func logicHasSort(logic string, s *Sort, bvInFP bool) bool {
 	if s == nil {
 		return true
 	}
-	if s.Name == "BitVec" && logicHas(logic, "FP") { // the sort of fp's arguments and of to_fp's
+	if s.Name == "BitVec" && bvInFP && logicHas(logic, "FP") {
 		return true
 	}
 	th := map[string]string{"BitVec": "BV", "FloatingPoint": "FP", "RoundingMode": "FP", "String": "S",
@@ -426,7 +428,7 @@ func logicHasSort(logic string, s *Sort) bool {
 		return false
 	}
 	for _, a := range s.Args {
-		if !logicHasSort(logic, a) {
+		if !logicHasSort(logic, a, bvInFP) {
 			return false
 		}
 	}
@@ -440,7 +442,7 @@ func logicHasTerms(logic string, ts []*Term) bool {
 	ok := true
 	for _, t := range ts {
 		walkTerms(t, func(u *Term) {
-			if !logicHasSort(logic, u.Sort) || u.Kind == KindApp && bvOperator(u.Name) && !logicHas(logic, "BV") {
+			if !logicHasSort(logic, u.Sort, true) || u.Kind == KindApp && bvOperator(u.Name) && !logicHas(logic, "BV") {
 				ok = false
 			}
 		})
