@@ -213,3 +213,23 @@ func mustEnv(t *testing.T, script string) *Env {
 	}
 	return env
 }
+
+// TestMutantsOfBinderOnlySeed mutates a seed whose every subterm is under a quantifier: typefuzz
+// has no ground term to build from, opfuzz still mutates the quantifier.
+func TestMutantsOfBinderOnlySeed(t *testing.T) {
+	seeds, skips := NewSeeds("forall.smt2", "(set-logic UFLIA)(declare-fun f (Int) Int)(assert (forall ((x Int)) (> (f x) x)))(check-sat)")
+	if len(skips) > 0 || len(seeds) != 1 {
+		t.Fatalf("seed: %v", skips)
+	}
+	for _, style := range []string{StyleOpFuzz, StyleTypeFuzz} {
+		g, err := NewMutator(MutationOptions{Style: style, Mutants: 5}, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 10 {
+			if _, err := g.Generate(fuzz.CaseSeed(3, uint64(i), g.CasesPerSetup())); err != nil && style == StyleOpFuzz {
+				t.Errorf("%s: %v", style, err)
+			}
+		}
+	}
+}

@@ -94,7 +94,7 @@ func newTypePool(seed *Seed) *typePool {
 
 // signatures records every tuple of n pool sorts that the checker accepts as arguments of name.
 func (p *typePool) signatures(name string, n int) {
-	if n > 3 {
+	if n > 3 || len(p.sorts) == 0 { // no ground subterm outside binders: nothing to build from
 		return
 	}
 	switch name {
