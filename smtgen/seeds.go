@@ -162,7 +162,7 @@ func newSeed(name, hash string, sc *Script) (*Seed, *SkipError) {
 		// The assumptions of check-sat-assuming are formulas over the same symbols: fragments too.
 		if c.Name == "assert" || c.Name == "check-sat-assuming" {
 			for _, t := range c.Terms {
-				s.Asserts = append(s.Asserts, stripAnnotations(env.ExpandDefs(t)))
+				s.Asserts = append(s.Asserts, normalizeAssert(env.ExpandDefs(t)))
 			}
 		}
 	}
@@ -335,10 +335,12 @@ func notTerm(t *Term) *Term {
 	return &Term{Kind: KindApp, Name: "not", Args: []*Term{t}, Sort: BoolSort}
 }
 
-// stripAnnotations returns t without (! ...) annotations, sharing what it does not change.
-func stripAnnotations(t *Term) *Term {
+// normalizeAssert returns t without (! ...) annotations and with and and or of one argument
+// replaced by the argument (SMT-LIB gives them two or more; z3 and cvc5 accept one, Bitwuzla
+// does not, and cvc5's regression files use it), sharing what it does not change.
+func normalizeAssert(t *Term) *Term {
 	return rewrite(t, func(t *Term) *Term {
-		for t.Kind == KindAnnot {
+		for t.Kind == KindAnnot || t.Kind == KindApp && len(t.Args) == 1 && (t.Name == "and" || t.Name == "or") {
 			t = t.Args[0]
 		}
 		return t

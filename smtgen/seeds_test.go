@@ -94,3 +94,22 @@ func TestLoadSeedsCorpus(t *testing.T) {
 	}
 	t.Logf("%d seeds, %d skips (%s), %d files", len(seeds), len(skips), strings.Join(rs, ", "), len(files))
 }
+
+// TestNewSeedsNormalize checks what the reader drops from assertions: annotations, and and or of
+// one argument, which only some solvers accept.
+func TestNewSeedsNormalize(t *testing.T) {
+	for _, tc := range []struct{ assert, want string }{
+		{"(! (> x 0) :named a)", "(> x 0)"},
+		{"(or (and (> x 0)))", "(> x 0)"},
+		{"(not (or (> x 0)))", "(not (> x 0))"},
+		{"(and (> x 0) (or (< x 3)))", "(and (> x 0) (< x 3))"},
+	} {
+		seeds, skips := NewSeeds("f", "(declare-const x Int)(assert "+tc.assert+")")
+		if len(skips) > 0 || len(seeds) != 1 {
+			t.Fatalf("%s: %v", tc.assert, skips)
+		}
+		if got := seeds[0].Asserts[0].String(); got != tc.want {
+			t.Errorf("%s: read as %s, want %s", tc.assert, got, tc.want)
+		}
+	}
+}
