@@ -333,6 +333,7 @@ var expectedErrors = []string{
 	// Bitwuzla has no arithmetic or string theory but takes logics that name one (QF_FPLRA,
 	// ALL): its parser calls their sorts invalid and their operators undefined.
 	"invalid sort 'int'", "invalid sort 'real'", "invalid sort 'string'", "invalid sort 'reglan'",
+	"numerals and decimals only allowed to represent real values under 'to_fp'",
 	"undefined symbol '+'", "undefined symbol '-'", "undefined symbol '*'", "undefined symbol '/'",
 	"undefined symbol 'div'", "undefined symbol 'mod'", "undefined symbol 'abs'", "undefined symbol '<",
 	"undefined symbol '>", "undefined symbol 'to_real'", "undefined symbol 'to_int'",

@@ -74,6 +74,12 @@ func TestExpectError(t *testing.T) {
 		{"error", "line 9 column 57: unknown constant const (Int) (Array Int Int)", true},
 		{"error", "line 2 column 3: invalid function declaration, symbol expected", false},
 		{"error", "ASSERTION VIOLATION", false},
+		// Bitwuzla, which has no arithmetic
+		{"error", "<string>:1:18: invalid sort 'Int'", true},
+		{"error", "<string>:1:42: undefined symbol '*'", true},
+		{"error", "numerals and decimals only allowed to represent real values under 'to_fp'", true},
+		{"error", "<string>:1:23: expected 'BitVec' or 'FloatingPoint'", false},
+		{"error", "got 1", false},
 		{fuzz.CodeUnexpectedAnswer, `unexpected answer: "not-supported" where check-sat 1 of 1 wants sat, unsat or unknown`, false},
 	}
 	for _, tc := range tests {
