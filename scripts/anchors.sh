@@ -7,7 +7,7 @@
 #   source scripts/anchors.sh
 #   anchors_prepare                 # clones and installs once under the cache directory
 #   anchors_rate storm 120 QF_LIA z3        # solver calls per second of STORM over 120 s
-#   anchors_rate opfuzz 120 QF_LIA z3       # the same for yinyang's opfuzz (typefuzz alike)
+#   anchors_rate opfuzz 120 QF_LIA z3,cvc5  # the same for yinyang's opfuzz (differential: two solvers)
 #   anchors_rate polyfuzz-storm 120 QF_LIA z3   # polyfuzz smt with STORM's default sizes
 #
 # Every run is pinned to one core (taskset -c 0, or ANCHORS_CORE) and reads the seeds of
@@ -46,35 +46,46 @@ anchors_prepare() {
 # polyfuzz-opfuzz, polyfuzz-typefuzz) on one core for SECONDS over the corpus' THEORY seeds with
 # SOLVER (z3: Debian's /usr/bin/z3) and prints "TOOL THEORY CALLS SECONDS CALLS/S".
 anchors_rate() {
-  local tool=$1 secs=$2 theory=$3 solver=$4 d=$_ANCHORS_DIR out calls
+  local tool=$1 secs=$2 theory=$3 solvers=$4 d=$_ANCHORS_DIR out calls s bin
   local seeds="$_ANCHORS_REPO/../shared/corpus/smt"
-  local bin
-  bin=$(command -v "$solver") || { echo "anchors_rate: $solver not found" >&2; return 1; }
+  local yy="" pf=() n=0
+  # SOLVER may be a comma-separated list: yinyang's opfuzz is differential and wants two.
+  for s in ${solvers//,/ }; do
+    bin=$(command -v "$s") || { echo "anchors_rate: $s not found" >&2; return 1; }
+    case $s in
+    z3) yy="$yy${yy:+;}$bin model_validate=true" ;;
+    cvc5) yy="$yy${yy:+;}$bin --check-models -m -i -q" ;;
+    *) yy="$yy${yy:+;}$bin" ;;
+    esac
+    pf+=(--solver "$s")
+    n=$((n + 1))
+  done
   out=$(mktemp -d)
   case $tool in
   storm)
     # STORM prints one line per solver run: [z3] [core: 0] [seed_file: K] [i/1000] [THEORY] answer
     (cd "$d/storm" && timeout "$secs" taskset -c "${ANCHORS_CORE:-0}" "$d/venv/bin/python" -m storm --benchmark "$seeds" \
-      --theory "$theory" --solver "$solver" --solverbin "$bin" --seed 1 >"$out/log" 2>&1)
+      --theory "$theory" --solver "$solvers" --solverbin "$bin" --seed 1 >"$out/log" 2>&1)
     calls=$(grep -Ec '^\[[a-z0-9]+\].*\[[0-9]+/[0-9]+\]' "$out/log")
     rm -rf "$d/storm/temp"
     ;;
   opfuzz | typefuzz)
     # yinyang prints "Performed N solver calls (...)" every 2 s; the last one counts.
     (cd "$out" && timeout "$secs" taskset -c "${ANCHORS_CORE:-0}" "$d/venv/bin/python" "$d/yinyang/bin/$tool" \
-      "$bin model_validate=true" "$seeds/$theory" >"$out/log" 2>&1)
+      "$yy" "$seeds/$theory" >"$out/log" 2>&1)
     calls=$(grep -o 'Performed [0-9]* solver calls' "$out/log" | tail -1 | awk '{print $2}')
     ;;
   polyfuzz-*)
-    local style=${tool#polyfuzz-}
+    local style=${tool#polyfuzz-} sizes=()
     (cd "$_ANCHORS_REPO" && go build -o "$out/polyfuzz" ./cmd/polyfuzz) || return 1
     # STORM's default sizes (storm/parameters.py): depth 20, 20 assertions, 1000 enrichment
-    # steps, 1000 mutants per seed.
-    timeout $((secs + 30)) taskset -c "${ANCHORS_CORE:-0}" "$out/polyfuzz" smt --style "$style" --solver "$solver" \
-      --seeds "$seeds/$theory" --depth 20 --asserts 20 --enrich 1000 --mutants 1000 \
-      --budget "${secs}s" -j 1 --seed 1 --out "$out/run" >"$out/log" 2>&1
-    # One solver call per instance: the last progress line's "tests".
+    # steps, 1000 mutants per seed; yinyang's 300 mutants per seed are polyfuzz's default.
+    [ "$style" = storm ] && sizes=(--depth 20 --asserts 20 --enrich 1000 --mutants 1000)
+    timeout $((secs + 30)) taskset -c "${ANCHORS_CORE:-0}" "$out/polyfuzz" smt --style "$style" "${pf[@]}" \
+      --seeds "$seeds/$theory" "${sizes[@]}" --budget "${secs}s" -j 1 --seed 1 --out "$out/run" >"$out/log" 2>&1
+    # One solver call per instance and solver: the last progress line's "tests" times the solvers.
     calls=$(tail -1 "$out/run/stats.jsonl" | grep -o '"tests":[0-9]*' | cut -d: -f2)
+    calls=$((${calls:-0} * n))
     ;;
   *)
     echo "anchors_rate: unknown tool $tool" >&2
