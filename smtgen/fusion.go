@@ -465,24 +465,14 @@ func mergeModels(env *Env, a, b *side) (*Model, error) {
 // constsOf returns the declared constants ts use, in declaration order.
 func constsOf(env *Env, ts []*Term) []*Term {
 	used := map[string]*Term{}
-	seen := map[*Term]bool{}
-	var walk func(t *Term)
-	walk = func(t *Term) {
-		if seen[t] {
-			return
-		}
-		seen[t] = true
-		if t.Kind == KindApp && len(t.Args) == 0 && len(t.Index) == 0 {
-			if d, ok := env.Decls[t.Name]; ok && len(d.ArgSorts) == 0 {
-				used[t.Name] = t
-			}
-		}
-		for _, a := range t.Args {
-			walk(a)
-		}
-	}
 	for _, t := range ts {
-		walk(t)
+		walkTerms(t, func(u *Term) {
+			if u.Kind == KindApp && len(u.Args) == 0 && len(u.Index) == 0 {
+				if d, ok := env.Decls[u.Name]; ok && len(d.ArgSorts) == 0 {
+					used[u.Name] = u
+				}
+			}
+		})
 	}
 	var out []*Term
 	for _, name := range env.Order {

@@ -341,6 +341,12 @@ func opMutate(r *rand.Rand, env *Env, asserts []*Term) bool {
 
 // walkTerms calls f on every node of t once, parents first.
 func walkTerms(t *Term, f func(*Term)) {
+	visitTerms(t, func(u *Term) bool { f(u); return true })
+}
+
+// visitTerms calls f on the nodes of t once each, parents first, and on the arguments of a node
+// only when f returns true for it.
+func visitTerms(t *Term, f func(*Term) bool) {
 	seen := map[*Term]bool{}
 	var walk func(t *Term)
 	walk = func(t *Term) {
@@ -348,7 +354,9 @@ func walkTerms(t *Term, f func(*Term)) {
 			return
 		}
 		seen[t] = true
-		f(t)
+		if !f(t) {
+			return
+		}
 		for _, a := range t.Args {
 			walk(a)
 		}

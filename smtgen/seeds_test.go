@@ -113,3 +113,30 @@ func TestNewSeedsNormalize(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadSeedsFollowsLinks reads a seed folder made of a link to another folder, and stops at a
+// link cycle.
+func TestLoadSeedsFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	bench, seeds := dir+"/bench", dir+"/seeds"
+	for _, d := range []string{bench, seeds} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(bench+"/a.smt2", []byte("(declare-const x Int)(assert (> x 0))"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{seeds + "/QF_LIA": bench, bench + "/loop": seeds} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	got, _, err := LoadSeeds(os.DirFS(seeds), ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) == 0 || got[0].Name != "QF_LIA/a.smt2" {
+		t.Fatalf("seeds through a link: %d, first %v; want QF_LIA/a.smt2 first", len(got), got)
+	}
+}

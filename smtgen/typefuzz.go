@@ -135,19 +135,13 @@ func (p *typePool) signatures(name string, n int) {
 
 // groundSubterms calls f on every node of t outside quantifiers and lets, once.
 func groundSubterms(t *Term, f func(*Term)) {
-	seen := map[*Term]bool{}
-	var walk func(t *Term)
-	walk = func(t *Term) {
-		if seen[t] || t.Kind == KindForall || t.Kind == KindExists || t.Kind == KindLet || t.Kind == KindAnnot {
-			return
+	visitTerms(t, func(u *Term) bool {
+		if u.Kind == KindForall || u.Kind == KindExists || u.Kind == KindLet || u.Kind == KindAnnot {
+			return false
 		}
-		seen[t] = true
-		f(t)
-		for _, a := range t.Args {
-			walk(a)
-		}
-	}
-	walk(t)
+		f(u)
+		return true
+	})
 }
 
 // mutate replaces a random ground subterm of asserts (a hole) by an application of an operator

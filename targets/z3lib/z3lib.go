@@ -75,10 +75,7 @@ type Target struct {
 	Contexts int
 }
 
-var (
-	_ fuzz.Target      = (*Target)(nil)
-	_ fuzz.BatchTarget = (*Target)(nil)
-)
+var _ fuzz.Target = (*Target)(nil)
 
 // paramMu guards libz3's global parameters, which are not thread-safe.
 var paramMu sync.Mutex
@@ -233,19 +230,6 @@ func (t *Target) hardTimeout() time.Duration {
 		return 0
 	}
 	return t.opts.Timeout + t.opts.Timeout/4 + 250*time.Millisecond
-}
-
-// ExecBatch runs statements in order, as Exec would one at a time.
-func (t *Target) ExecBatch(ctx context.Context, stmts []string) ([]*fuzz.Result, error) {
-	out := make([]*fuzz.Result, 0, len(stmts))
-	for _, s := range stmts {
-		r, err := t.Exec(ctx, s)
-		if err != nil {
-			return out, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
 }
 
 // Close deletes the context.
