@@ -101,7 +101,7 @@ func cmdCompare(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	case fs.NArg() > 0:
 		return fs.Fail(domain.ExitUsage, "unexpected argument %q", fs.Arg(0))
 	case len(ef.oracles) == 0 && len(ef.styles) < 2:
-		return fs.Fail(domain.ExitUsage, "--oracle is required unless --style names several styles, e.g. --oracle %s", strings.Join(d.DefaultOracles, ","))
+		return fs.Fail(domain.ExitUsage, "--oracle is required unless --styles names several styles, e.g. --oracle %s", strings.Join(d.DefaultOracles, ","))
 	case c.repeat < 1:
 		return fs.Fail(domain.ExitUsage, "--repeat must be at least 1 (got %d)", c.repeat)
 	case c.budget <= 0 && c.tests <= 0:
