@@ -11,6 +11,7 @@ import (
 // executor runs cases on one worker's targets and remembers which setup they hold.
 type executor struct {
 	targets   []fuzz.Target
+	deriver   fuzz.Deriver // nil when the generator's cases have no second stage
 	lastSetup []string
 	ready     bool // the targets hold lastSetup and nothing went wrong since
 	inTarget  time.Duration
@@ -49,7 +50,11 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 		healthy = healthy && alive(rs)
 		e.inTarget += time.Since(start)
 	}
-	e.lastSetup, e.ready = c.Setup, healthy
+	ok, err := e.derive(ctx, []*fuzz.Case{c}, [][]fuzz.Run{runs})
+	if err != nil {
+		return nil, err
+	}
+	e.lastSetup, e.ready = c.Setup, healthy && ok
 	return runs, nil
 }
 
@@ -95,8 +100,58 @@ func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.
 			runs[ci][ti].Results, rs = rs[:len(c.Queries):len(c.Queries)], rs[len(c.Queries):]
 		}
 	}
+	if healthy {
+		if healthy, err = e.derive(ctx, cs, runs); err != nil {
+			return nil, false, err
+		}
+	}
 	e.lastSetup, e.ready = cs[0].Setup, healthy
 	return runs, healthy, nil
+}
+
+// derive gives each case of cs that has not been derived yet its second stage (see fuzz.Deriver),
+// runs the derived queries of all of them in one call per target, after every first stage, and
+// appends their answers to the runs. ok is false when a derived statement crashed or timed out.
+func (e *executor) derive(ctx context.Context, cs []*fuzz.Case, runs [][]fuzz.Run) (ok bool, err error) {
+	if e.deriver == nil {
+		return true, nil
+	}
+	var stmts []string
+	var derived []int
+	for ci, c := range cs {
+		if c.Derived > 0 {
+			continue
+		}
+		qs := e.deriver.Derive(c, runs[ci])
+		if len(qs) == 0 {
+			continue
+		}
+		c.Queries, c.Derived = append(c.Queries, qs...), len(qs)
+		derived = append(derived, ci)
+		for _, q := range qs {
+			stmts = append(stmts, q.Text)
+		}
+	}
+	ok = true
+	for ti, t := range e.targets {
+		if len(stmts) == 0 {
+			break
+		}
+		start := time.Now()
+		rs, err := e.execAll(ctx, t, stmts)
+		e.inTarget += time.Since(start)
+		if err != nil {
+			e.ready = false
+			return false, err
+		}
+		ok = ok && alive(rs)
+		for _, ci := range derived {
+			n := cs[ci].Derived
+			runs[ci][ti].Results = append(runs[ci][ti].Results, rs[:n:n]...)
+			rs = rs[n:]
+		}
+	}
+	return ok, nil
 }
 
 // runFresh executes c from an empty state, leaving the targets marked as needing a reset.

@@ -48,7 +48,7 @@ func Replay(ctx context.Context, dir string, gen fuzz.Generator, o fuzz.Oracle, 
 		}
 		res.RegenChecked = true
 		a, _ := json.Marshal(c)
-		b, _ := json.Marshal(orig)
+		b, _ := json.Marshal(orig.Generated())
 		res.Regenerated = string(a) == string(b)
 	}
 	e := &executor{targets: targets}

@@ -137,6 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			return nil, err
 		}
 		execs[w] = &executor{targets: ts}
+		execs[w].deriver, _ = cfg.Gen.(fuzz.Deriver)
 	}
 	defer func() {
 		for _, e := range execs {

@@ -279,3 +279,65 @@ func TestRunReplacesUnreproduced(t *testing.T) {
 		t.Fatalf("findings %+v, want one confirmed with a seed that is a multiple of 7", sum.New)
 	}
 }
+
+// deriveGen is a fakeGen whose cases have a second stage: one query built from the first answer.
+type deriveGen struct{ fakeGen }
+
+func (deriveGen) Derive(c *fuzz.Case, runs []fuzz.Run) []fuzz.Query {
+	r := runs[0].Results[0]
+	if r.Failed() || len(r.Rows) == 0 {
+		return nil
+	}
+	return []fuzz.Query{{Role: "derived", Text: "derived from " + r.Rows[0][0]}}
+}
+
+// derivedOracle fails every case whose derived query got the answer its text asked for; a case
+// without one is a malformed finding.
+type derivedOracle struct{}
+
+func (derivedOracle) Name() string { return "fake" }
+func (derivedOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	last := len(c.Queries) - 1
+	if c.Derived != 1 || c.Queries[last].Role != "derived" || len(runs[0].Results) != len(c.Queries) ||
+		runs[0].Results[last].Rows[0][0] != fuzz.Text(c.Queries[last].Text) {
+		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{Title: "fake: fake: not derived",
+			Kind: fuzz.KindWrongResult, Oracle: "fake", Case: c, Runs: runs}}
+	}
+	return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{Title: "fake: fake: derived",
+		Kind: fuzz.KindWrongResult, Oracle: "fake", Case: c, Runs: runs}}
+}
+
+func TestRunDerives(t *testing.T) {
+	for _, perSetup := range []int{1, 10} { // one case at a time, and batches of one setup
+		t.Run(fmt.Sprint(perSetup), func(t *testing.T) {
+			cfg, log := newConfig(t, perSetup, fakeOracle{}, nil)
+			cfg.Gen, cfg.Oracles, cfg.Tests, cfg.Workers = deriveGen{fakeGen{perSetup: perSetup}}, []fuzz.Oracle{derivedOracle{}}, 20, 1
+			sum, err := Run(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.New) != 1 || sum.New[0].Title != "fake: fake: derived" || sum.New[0].Hits != 20 {
+				t.Fatalf("findings %+v", sum.New)
+			}
+			var derived int
+			for _, s := range *log {
+				if strings.HasPrefix(s, "derived from t:query ") {
+					derived++
+				}
+			}
+			if derived < 20 {
+				t.Errorf("%d derived statements ran, want one per case at least", derived)
+			}
+			dir := filepath.Join(cfg.Store.Dir, "findings", Hash("fake: fake: derived"))
+			_, orig, _, err := LoadFinding(dir)
+			if err != nil || orig.Derived != 1 {
+				t.Fatalf("stored case %+v: %v", orig, err)
+			}
+			ts, _ := cfg.Open(context.Background())
+			res, err := Replay(context.Background(), dir, cfg.Gen, cfg.Oracles[0], ts)
+			if err != nil || !res.Reproduced() || !res.Regenerated {
+				t.Fatalf("replay %+v %v", res, err)
+			}
+		})
+	}
+}

@@ -23,6 +23,10 @@ type Case struct {
 	// Params are named pieces of the query text that a domain's reducer may shrink and substitute
 	// back into every query (for SQL, "pred" is the predicate all variants share).
 	Params map[string]string `json:"params,omitempty"`
+	// Derived is how many of the last Queries a [Deriver] built from the answers to the ones
+	// before them; 0 when every query comes from the seed. A case with derived queries runs by its
+	// statements alone: they are not derived again.
+	Derived int `json:"derived,omitempty"`
 	// Memo is what the generator knew of the case when it made it (a parsed form), for the
 	// domain's oracles, so that they need not read the case's text back. It is not stored, and
 	// Clone drops it: a copy may be edited.
@@ -157,6 +161,27 @@ type Run struct {
 // concurrent use.
 type Generator interface {
 	Generate(seed uint64) (*Case, error)
+}
+
+// Deriver is implemented by generators whose cases have a second stage: queries built from an
+// engine's answers to the first (the pivot row of PQS, the values CODDTest folds into a query).
+// The campaign runs a case's queries, asks Derive for more with the runs so far, runs those on
+// every target, and appends them to the case with Case.Derived set, so that a stored case replays
+// by its statements. Derive reads the first target's answers, must be deterministic in them, and
+// returns nil when the case needs nothing more (or cannot get it: a first stage that failed).
+type Deriver interface {
+	Derive(c *Case, runs []Run) []Query
+}
+
+// Generated returns c as its generator made it: without the queries a Deriver added.
+func (c *Case) Generated() *Case {
+	if c.Derived == 0 {
+		return c
+	}
+	d := c.Clone()
+	d.Queries = d.Queries[:len(d.Queries)-c.Derived]
+	d.Derived = 0
+	return d
 }
 
 // SetupSharer is implemented by generators whose consecutive cases share a setup: seeds that agree
