@@ -73,7 +73,8 @@ var postgresDialect = &dialect{
 		settings: []string{"SET enable_seqscan = off", "SET enable_indexscan = off", "SET enable_bitmapscan = off",
 			"SET enable_hashjoin = off", "SET enable_mergejoin = off", "SET enable_nestloop = off",
 			"SET enable_hashagg = off", "SET enable_sort = off", "SET enable_material = off",
-			"SET enable_indexonlyscan = off", "SET random_page_cost = 0.1", "SET cpu_tuple_cost = 1"},
+			"SET enable_indexonlyscan = off", "SET random_page_cost = 0.1", "SET cpu_tuple_cost = 1",
+			"SET jit = on"}, // the target's sessions start with jit = off
 		updates: true, deletes: true, views: true,
 	},
 }

@@ -326,9 +326,9 @@ func (t *Target) Version() string { return t.version }
 // Schema returns the schema the target works in.
 func (t *Target) Schema() string { return t.schema }
 
-// Reset drops and recreates the worker's schema and restores the session's settings; after a
-// crash it reconnects first, waiting while the server recovers, and takes the schema's lock again
-// (it fails if another session took it meanwhile).
+// Reset drops and recreates the worker's schema and restores the session's settings (with
+// polyfuzz's own jit = off); after a crash it reconnects first, waiting while the server recovers,
+// and takes the schema's lock again (it fails if another session took it meanwhile).
 func (t *Target) Reset(ctx context.Context) error {
 	if t.closed {
 		return errClosed
@@ -346,7 +346,11 @@ func (t *Target) Reset(ctx context.Context) error {
 		}
 	}
 	s := t.schema
-	q := "RESET ALL; DISCARD TEMP; DEALLOCATE ALL; DROP SCHEMA IF EXISTS " + s + " CASCADE; CREATE SCHEMA " + s +
+	// jit = off is the session default polyfuzz owns: the planner, without statistics on the small
+	// fresh tables, estimates each at about a thousand rows and a join of three at a cost far
+	// above jit_above_cost, so that every such query paid tens of milliseconds of JIT compilation
+	// for a few rows. A setup may turn JIT on again (sqlgen's PostgreSQL settings).
+	q := "RESET ALL; SET jit = off; DISCARD TEMP; DEALLOCATE ALL; DROP SCHEMA IF EXISTS " + s + " CASCADE; CREATE SCHEMA " + s +
 		"; COMMENT ON SCHEMA " + s + " IS '" + sqlserver.OwnerComment + "'; SET search_path = " + s
 	if _, err := pg.Exec(ctx, q).ReadAll(); err != nil {
 		return t.dsn.Failed("reset schema "+s, err)

@@ -138,12 +138,13 @@ func TestNamespace(t *testing.T) {
 		Before: []sqltest.ExecCase{
 			{"only its schema on the path", "SHOW search_path", sqltest.OK([]string{"search_path"}, []string{"t:polyfuzz_w102"})},
 		},
-		Dirty: []string{"SET statement_timeout = 1", "SET enable_seqscan = off"},
+		Dirty: []string{"SET statement_timeout = 1", "SET enable_seqscan = off", "SET jit = on"},
 		After: []sqltest.ExecCase{
 			{"t0 is gone", "SELECT * FROM t0", sqltest.EngineErr("42P01", `relation "t0" does not exist`)},
 			{"tmp is gone", "SELECT * FROM tmp", sqltest.EngineErr("42P01", `relation "tmp" does not exist`)},
 			{"enable_seqscan", "SHOW enable_seqscan", sqltest.OK([]string{"enable_seqscan"}, []string{"t:on"})},
 			{"statement_timeout", "SHOW statement_timeout", sqltest.OK([]string{"statement_timeout"}, []string{"t:0"})},
+			{"jit is polyfuzz's", "SHOW jit", sqltest.OK([]string{"jit"}, []string{"t:off"})},
 			{"search_path", "SHOW search_path", sqltest.OK([]string{"search_path"}, []string{"t:polyfuzz_w102"})},
 		},
 	})
