@@ -111,11 +111,19 @@ type dialect struct {
 	// generator, which reads only typed, joins, nullsOrder, collations (for ORDER BY) and the
 	// NoREC form from this struct.
 	typed *typedData
+
+	// base names the dialect this one derives from (see derive); "" for a dialect of its own.
+	base string
+	// utf8Blobs makes random blob literals ASCII bytes, so that they read as UTF-8 text.
+	utf8Blobs bool
+	// noCollateTerm keeps COLLATE expressions out of the operands of AND and OR; noStrictCheck
+	// keeps CHECK constraints out of STRICT tables.
+	noCollateTerm, noStrictCheck bool
 }
 
 var dialects = map[string]*dialect{
 	"sqlite": sqliteDialect, "postgres": postgresDialect, "mysql": mysqlDialect, "duckdb": duckdbDialect,
-	"common": commonDialect,
+	"common": commonDialect, "turso": tursoDialect,
 }
 
 func dialectNames() []string {

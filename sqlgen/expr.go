@@ -88,6 +88,24 @@ func (g *exprGen) expr(depth int) {
 	g.node(pickKind(g.r, &nodeWeights, nodeTotal), depth)
 }
 
+// term writes an operand of AND or OR: an expression, but not a COLLATE one in a dialect that
+// refuses it there (noCollateTerm), where a CAST takes its place.
+func (g *exprGen) term(depth int) {
+	if !g.d.noCollateTerm {
+		g.expr(depth)
+		return
+	}
+	if depth >= g.maxDepth || g.r.prob(0.12+0.08*float64(depth)) {
+		g.leaf()
+		return
+	}
+	k := pickKind(g.r, &nodeWeights, nodeTotal)
+	if k == nkCollate {
+		k = nkCast
+	}
+	g.node(k, depth)
+}
+
 func (g *exprGen) ws(s string) { g.b.WriteString(s) }
 
 func (g *exprGen) binary(op string, depth int) {
@@ -106,11 +124,15 @@ func (g *exprGen) node(kind, depth int) {
 	case nkCompare:
 		g.binary(pick(r, d.compare), depth)
 	case nkLogic:
+		op := "OR"
 		if r.prob(0.5) {
-			g.binary("AND", depth)
-		} else {
-			g.binary("OR", depth)
+			op = "AND"
 		}
+		g.ws("(")
+		g.term(depth + 1)
+		g.ws(" " + op + " ")
+		g.term(depth + 1)
+		g.ws(")")
 	case nkArith:
 		g.binary(pick(r, d.arith), depth)
 	case nkPrefix:
@@ -356,7 +378,11 @@ func randBlob(r *rng, d *dialect) string {
 	b := make([]byte, 0, 3+2*n)
 	b = append(b, "x'"...)
 	for i := 0; i < 2*n; i++ {
-		b = append(b, hexDigits[r.intn(16)])
+		if d.utf8Blobs && i%2 == 0 {
+			b = append(b, hexDigits[r.intn(8)]) // ASCII
+		} else {
+			b = append(b, hexDigits[r.intn(16)])
+		}
 	}
 	return string(append(b, '\''))
 }

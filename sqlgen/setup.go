@@ -351,7 +351,7 @@ func (s *setupBuilder) createTable(i int) {
 			p += onConflict(3)
 			cons = append(cons, p)
 		}
-		if r.oneIn(10) {
+		if r.oneIn(10) && !(t.strict && d.noStrictCheck) {
 			t.hasCheck = true
 			var g strings.Builder
 			g.WriteString("CHECK (")
@@ -396,7 +396,7 @@ func (s *setupBuilder) createTable(i int) {
 		s.ws(")")
 		s.ws(onConflict(3))
 	}
-	if r.oneIn(10) {
+	if r.oneIn(10) && !(t.strict && d.noStrictCheck) {
 		t.hasCheck = true
 		s.ws(", CHECK (")
 		s.pred(all, 2)

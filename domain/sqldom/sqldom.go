@@ -1,12 +1,13 @@
 // Package sqldom is the SQL domain of polyfuzz: random databases and predicates (sqlgen) checked
 // by NoREC, the TLP family and the cross-engine differential on SQLite, DuckDB, PostgreSQL,
-// MariaDB and MySQL.
+// MariaDB, MySQL and Turso.
 package sqldom
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/domain"
@@ -18,6 +19,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/mysql"
 	"github.com/polyfuzz/polyfuzz/targets/postgres"
 	"github.com/polyfuzz/polyfuzz/targets/sqlite"
+	"github.com/polyfuzz/polyfuzz/targets/turso"
 )
 
 const synopsis = `usage: polyfuzz sql [flags]
@@ -28,7 +30,9 @@ rows, groups, distinct rows or aggregate against its partitions by p, NOT p and 
 crash, hang and unexpected-error detection. Several --dbms flags run each case, written in the SQL
 the engines share, on every engine, and add the cross-engine differential oracle (diff).
 
-Engines: sqlite and duckdb are embedded (no setup). postgres, mariadb and mysql are servers: give
+Engines: sqlite and duckdb are embedded (no setup); turso (Turso, the Rust rewrite of SQLite) runs in
+a Python process with the pyturso package (scripts/python.sh), and with sqlite its cases are
+written in the SQL both read. postgres, mariadb and mysql are servers: give
 --dbms postgres=postgres://USER:PASS@HOST:PORT/DB or set POLYFUZZ_POSTGRES_DSN (POLYFUZZ_MARIADB_DSN,
 POLYFUZZ_MYSQL_DSN; MySQL's own USER:PASS@tcp(HOST:PORT)/DB works too). Each worker works in a
 schema (PostgreSQL) or database (MySQL, MariaDB) of its own that polyfuzz creates and drops; a
@@ -40,7 +44,7 @@ also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
 // Domain is the SQL domain.
 var Domain = &domain.Domain{
 	Name:     "sql",
-	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, PostgreSQL, MariaDB, MySQL",
+	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, PostgreSQL, MariaDB, MySQL, Turso",
 	Synopsis: synopsis, Unit: "test cases", Owns: "its own database",
 	EngineFlag: "dbms", DefaultEngine: "sqlite",
 	Engines:        engineList(),
@@ -71,6 +75,10 @@ var engines = []engine{
 		return duckdb.Open(duckdb.Options{Timeout: s.Timeout})
 	}, Versions: "any duckdb wheel on PyPI from " + duckdbpy.Oldest + " (duckdb@0.8.1 is duckdb==0.8.1), run by python3 " +
 		"after polyfuzz bench install duckdb==0.8.1"}},
+	// Turso runs in a Python process of its own: a panic there is a crash finding.
+	{dialect: "turso", Engine: domain.Engine{Name: "turso", Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		return turso.Open(turso.Options{Timeout: s.Timeout})
+	}}},
 	{dialect: "postgres", Engine: domain.Engine{Name: "postgres", Env: "POLYFUZZ_POSTGRES_DSN", Example: "postgres://USER:PASS@127.0.0.1:5432/DB",
 		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
 			return postgres.Open(ctx, postgres.Options{DSN: s.DSN, Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
@@ -173,16 +181,33 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 	}
 }
 
-// build makes the generator and oracles for the engines of s: the engine's own dialect for one
-// engine, the common subset for several.
+// caseDialect returns the dialect cases for the engines are written in: the engine's own for one
+// engine; for several, a variant dialect (sqlgen.Base) that each engine reads as its own or as
+// the variant's base (turso for sqlite and turso), else the common subset.
+func caseDialect(engines []string) string {
+	if len(engines) == 1 {
+		return dialectOf(engines[0])
+	}
+	for _, e := range engines {
+		c := dialectOf(e)
+		if sqlgen.Base(c) == "" {
+			continue
+		}
+		reads := func(e string) bool { d := dialectOf(e); return d == c || d == sqlgen.Base(c) }
+		if !slices.ContainsFunc(engines, func(e string) bool { return !reads(e) }) {
+			return c
+		}
+	}
+	return "common"
+}
+
+// build makes the generator and oracles for the engines of s, in the dialect of caseDialect.
 func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
-	dialect := ""
-	for _, e := range s.Engines {
-		dialect = dialectOf(e.Engine)
+	names := make([]string, len(s.Engines))
+	for i, e := range s.Engines {
+		names[i] = e.Engine
 	}
-	if len(s.Engines) > 1 {
-		dialect = "common"
-	}
+	dialect := caseDialect(names)
 	opts, err := domain.GenOptions(s.Gen, sqlgen.Options{}, sqlgen.ParseOptions)
 	if err != nil {
 		return nil, err
