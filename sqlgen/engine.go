@@ -54,7 +54,7 @@ type versioning struct {
 // sqliteVersioning: the releases are those of SQLite's release notes (sqlite.org/changes.html).
 // Math functions need SQLITE_ENABLE_MATH_FUNCTIONS (Debian's build has it, go-sqlite3's not); the
 // JSON functions are built in from 3.38.0 unless SQLITE_OMIT_JSON, and needed
-// SQLITE_ENABLE_JSON1 before.
+// SQLITE_ENABLE_JSON1 before; in some releases they are unsafe in schema objects.
 var sqliteVersioning = &versioning{
 	probe: "SELECT sqlite_version()",
 	gates: []gate{
@@ -78,7 +78,7 @@ var sqliteVersioning = &versioning{
 		{gateJoin, "RIGHT JOIN", "3.39.0", ""}, {gateJoin, "RIGHT OUTER JOIN", "3.39.0", ""},
 		{gateJoin, "FULL JOIN", "3.39.0", ""}, {gateJoin, "FULL OUTER JOIN", "3.39.0", ""},
 		{gateOp, "IS DISTINCT FROM", "3.39.0", ""}, {gateOp, "IS NOT DISTINCT FROM", "3.39.0", ""},
-		{gatePragma, "PRAGMA trusted_schema = OFF", "3.31.0", ""},
+		{gatePragma, "PRAGMA trusted_schema = OFF", "3.31.0", "schema-json"},
 		{gatePragma, "PRAGMA analysis_limit = 100", "3.32.0", ""},
 		// The comma flag; the notes do not name its release, 3.38.0 is the latest it can be.
 		{gatePrintf, "'%,d'", "3.38.0", ""},
@@ -88,8 +88,14 @@ var sqliteVersioning = &versioning{
 		{gateFeature, "sqlite-schema", "3.33.0", ""},
 		{gateFeature, "strict", "3.37.0", ""},
 	},
-	features: []feature{{"json", "SELECT json_valid('1')"}, {"math", "SELECT sin(0)"}},
-	defaults: []string{"json"},
+	features: []feature{
+		{"json", "SELECT json_valid('1')"},
+		{"math", "SELECT sin(0)"},
+		// JSON functions may stand in views and indexes with trusted_schema off (3.40 refuses:
+		// "unsafe use of json_valid()"). The probe's target is thrown away after it.
+		{"schema-json", "PRAGMA trusted_schema = OFF; CREATE TEMP VIEW polyfuzz_probe AS SELECT json_valid('1'); SELECT * FROM polyfuzz_probe"},
+	},
+	defaults: []string{"json", "schema-json"},
 }
 
 // switchOff turns a dialect feature off in d (a copy).
@@ -242,7 +248,8 @@ func checkEngine(dialectName, s string) error {
 // Probe asks the engine behind t which build it is and returns the engine option for cases
 // written for it ([Options.Engine]): its release and the optional features of the dialect it
 // has (a feature's probe statement succeeds). A dialect that does not adapt to versions gives "".
-// t should be fresh: the probes leave nothing behind, but a fault planted in t would mislead them.
+// t should be fresh, and be thrown away after: a probe may leave a setting or a temporary view
+// behind, and a fault planted in t would mislead them.
 func Probe(ctx context.Context, dialect string, t fuzz.Target) (string, error) {
 	d, ok := dialects[dialect]
 	if !ok {
@@ -289,4 +296,11 @@ func describe(r *fuzz.Result) string {
 		return "error " + r.Code + ": " + r.Err
 	}
 	return fmt.Sprintf("%d rows", len(r.Rows))
+}
+
+// Adapts reports whether the dialect adapts to the engine's build: whether [Probe] asks the
+// engine anything and [Options.Engine] may be set.
+func Adapts(dialect string) bool {
+	d, ok := dialects[dialect]
+	return ok && d.versioning != nil
 }
