@@ -93,7 +93,7 @@ var sqliteVersioning = &versioning{
 		{"math", "SELECT sin(0)"},
 		// JSON functions may stand in views and indexes with trusted_schema off (3.40 refuses:
 		// "unsafe use of json_valid()"). The probe's target is thrown away after it.
-		{"schema-json", "PRAGMA trusted_schema = OFF; CREATE TEMP VIEW polyfuzz_probe AS SELECT json_valid('1'); SELECT * FROM polyfuzz_probe"},
+		{"schema-json", "PRAGMA trusted_schema = OFF; CREATE VIEW polyfuzz_probe AS SELECT json_valid('1'); SELECT * FROM polyfuzz_probe"},
 	},
 	defaults: []string{"json", "schema-json"},
 }
