@@ -98,6 +98,14 @@ var sqliteVersioning = &versioning{
 	defaults: []string{"json", "schema-json"},
 }
 
+// duckdbVersioning: what the duckdb dialect uses that a release from 0.7.0 (the oldest wheel
+// targets/duckdbpy opens) lacks, found by running each function, operator and setting on every
+// wheel from 0.7.1 to 2.0.1: the // operator came in 0.8.0.
+var duckdbVersioning = &versioning{
+	probe: "SELECT version()",
+	gates: []gate{{gateFeature, "int-div", "0.8.0", ""}},
+}
+
 // switchOff turns a dialect feature off in d (a copy).
 var switchOff = map[string]func(d *dialect){
 	"upsert":        func(d *dialect) { d.upsert = false },
@@ -105,6 +113,7 @@ var switchOff = map[string]func(d *dialect){
 	"generated":     func(d *dialect) { d.generated = false },
 	"sqlite-schema": func(d *dialect) { d.schemaTable = "sqlite_master" },
 	"strict":        func(d *dialect) { d.strictTypes = nil },
+	"int-div":       func(d *dialect) { d.typed.intDiv = "" },
 }
 
 // engineSpec is a parsed engine option.

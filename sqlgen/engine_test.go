@@ -40,28 +40,32 @@ func caseText(t *testing.T, o Options, n int) string {
 }
 
 // TestEngineGating checks that a generator for a build uses only what that build has, and what it
-// has: SQLite 3.40 never gets concat, if or octet_length, the embedded release does.
+// has: SQLite 3.40 never gets concat, if or octet_length, the embedded release does; DuckDB 0.7
+// never gets //.
 func TestEngineGating(t *testing.T) {
 	newer := []string{"(concat(", "(concat_ws(", "(unhex(", "(octet_length(", "(if("}
 	math := []string{"(sin(", "(ln(", "(pow(", "(pi()"}
 	tests := []struct {
-		engine     string
-		has, lacks []string
+		dialect, engine string
+		has, lacks      []string
 	}{
-		{"", append([]string{"(iif(", "(format(", " RIGHT JOIN ", " IS DISTINCT FROM ", " STRICT", "(json_valid(",
+		{"sqlite", "", append([]string{"(iif(", "(format(", " RIGHT JOIN ", " IS DISTINCT FROM ", " STRICT", "(json_valid(",
 			"ANALYZE sqlite_schema", " NULLS "}, newer...), math},
-		{"3.54.1+json+schema-json", append([]string{" FULL OUTER JOIN ", "(json_valid(", "trusted_schema"}, newer...), math},
-		{"3.40.1+json+math", append([]string{"(format(", " RIGHT JOIN ", " IS NOT DISTINCT FROM ", " STRICT", "(json_valid("},
+		{"sqlite", "3.54.1+json+schema-json", append([]string{" FULL OUTER JOIN ", "(json_valid(", "trusted_schema"}, newer...), math},
+		{"sqlite", "3.40.1+json+math", append([]string{"(format(", " RIGHT JOIN ", " IS NOT DISTINCT FROM ", " STRICT", "(json_valid("},
 			math...), append([]string{"trusted_schema"}, newer...)},
-		{"3.43.0+math", []string{"(unhex(", "(octet_length(", "(sin("}, []string{"(concat(", "(concat_ws(", "(if(", "(json_valid("}},
-		{"3.30.0", []string{"(printf(", " LEFT JOIN ", " NULLS ", "ANALYZE sqlite_master"}, append([]string{"(iif(",
+		{"sqlite", "3.43.0+math", []string{"(unhex(", "(octet_length(", "(sin("}, []string{"(concat(", "(concat_ws(", "(if(", "(json_valid("}},
+		{"sqlite", "3.30.0", []string{"(printf(", " LEFT JOIN ", " NULLS ", "ANALYZE sqlite_master"}, append([]string{"(iif(",
 			"(format(", "(substring(", "(sign(", " RIGHT JOIN ", " FULL JOIN ", " IS DISTINCT FROM ", " STRICT",
 			"(json_valid(", "GENERATED ALWAYS", "trusted_schema", "analysis_limit", "sqlite_schema", "'%,d'"}, append(math, newer...)...)},
-		{"3.23.0", []string{"(likelihood("}, []string{" NULLS ", " ON CONFLICT DO NOTHING"}},
+		{"sqlite", "3.23.0", []string{"(likelihood("}, []string{" NULLS ", " ON CONFLICT DO NOTHING"}},
+		{"duckdb", "", []string{" // ", " ILIKE "}, nil},
+		{"duckdb", "0.8.0", []string{" // "}, nil},
+		{"duckdb", "0.7.1", []string{" ILIKE ", " % "}, []string{" // "}},
 	}
 	for _, tc := range tests {
-		t.Run("engine="+tc.engine, func(t *testing.T) {
-			text := caseText(t, Options{Engine: tc.engine}, 3000)
+		t.Run(tc.dialect+"@"+tc.engine, func(t *testing.T) {
+			text := caseText(t, Options{Dialect: tc.dialect, Engine: tc.engine}, 3000)
 			for _, w := range tc.has {
 				if !strings.Contains(text, w) {
 					t.Errorf("no case uses %q", w)
