@@ -3,21 +3,35 @@ package sqldom
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/domain"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/duckdb"
+	"github.com/polyfuzz/polyfuzz/targets/duckdbpy"
+	"github.com/polyfuzz/polyfuzz/targets/pypi"
 	"github.com/polyfuzz/polyfuzz/targets/sqlite"
 )
+
+// duckdbVersion returns the embedded DuckDB's version.
+func duckdbVersion(t *testing.T) string {
+	tg, err := duckdb.Open(duckdb.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	return tg.Version()
+}
 
 // debianLib is Debian's SQLite library (libsqlite3-0; SQLite 3.40.1 on bookworm).
 const debianLib = "/lib/x86_64-linux-gnu/libsqlite3.so.0"
 
 // TestProbe checks that a campaign's generator is written for the build its engine is: the
-// embedded SQLite (no math functions in go-sqlite3's build) and Debian's 3.40.1 (math functions;
-// JSON functions unsafe in views), a planted fault misleading neither; and that a stored case's
-// options are kept as they are.
+// embedded SQLite (no math functions in go-sqlite3's build), Debian's 3.40.1 (math functions;
+// JSON functions unsafe in views), a planted fault misleading neither, the embedded DuckDB and a
+// DuckDB wheel; and that a stored case's options are kept as they are.
 func TestProbe(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -31,9 +45,14 @@ func TestProbe(t *testing.T) {
 		{"debian", domain.Spec{Engine: "sqlite", Lib: debianLib}, false, "", "3.40.1+json+math"},
 		{"given", domain.Spec{Engine: "sqlite", Lib: debianLib}, false, "sqlgen{engine=3.30.0}", "3.30.0"},
 		{"stored", domain.Spec{Engine: "sqlite"}, true, "sqlgen{dialect=sqlite}", ""},
+		{"duckdb embedded", domain.Spec{Engine: "duckdb"}, false, "", strings.TrimPrefix(duckdbVersion(t), "v")},
+		{"duckdb wheel", domain.Spec{Engine: "duckdb", Version: "0.8.1"}, false, "", "0.8.1"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.spec.Version != "" && !pypi.Installed(duckdbpy.Package, tc.spec.Version) {
+				testenv.Missing(t, "duckdb=="+tc.spec.Version+" is not installed: run polyfuzz bench install duckdb=="+tc.spec.Version)
+			}
 			if tc.spec.Lib != "" {
 				if _, err := os.Stat(tc.spec.Lib); err != nil {
 					testenv.Missing(t, tc.spec.Lib+" is missing: install the Debian package libsqlite3-0")
