@@ -91,6 +91,9 @@ type Engine struct {
 	// Versions says which builds NAME@VERSION opens (for help and errors); "" means the engine
 	// takes no version.
 	Versions string
+	// Lib says which library files NAME=lib:PATH opens (for help and errors); "" means the engine
+	// takes no library.
+	Lib string
 }
 
 // OracleInfo is one oracle of a domain as the commands see it.
@@ -278,6 +281,9 @@ type Spec struct {
 	Version string `json:"version,omitempty"`
 	// DSN locates a server (a SQL DSN, a Bolt or Redis URL); empty for an embedded engine.
 	DSN string `json:"dsn,omitempty"`
+	// Lib is the path of a library file that holds the engine (NAME=lib:PATH): a build other than
+	// the one polyfuzz embeds. Empty: the embedded build.
+	Lib string `json:"lib,omitempty"`
 	// Cmd is the command line of an engine given as one (--solver-cmd).
 	Cmd     string        `json:"cmd,omitempty"`
 	Timeout time.Duration `json:"timeout,omitempty"`
@@ -464,13 +470,16 @@ func (d *Domain) EngineNames() string {
 	return strings.Join(out, ", ")
 }
 
-// VersionNotes lists, one per line, the engines that take NAME@VERSION and which builds they
-// open; "" when none does.
+// VersionNotes lists, one per line, the engines that take NAME@VERSION or NAME=lib:PATH and which
+// builds they open; "" when none does.
 func (d *Domain) VersionNotes() string {
 	var b strings.Builder
 	for _, e := range d.Engines {
 		if !e.Hidden && e.Versions != "" {
 			fmt.Fprintf(&b, "\n      %s@VERSION: %s", e.Name, e.Versions)
+		}
+		if !e.Hidden && e.Lib != "" {
+			fmt.Fprintf(&b, "\n      %s=lib:PATH: %s", e.Name, e.Lib)
 		}
 	}
 	return b.String()
@@ -627,10 +636,11 @@ func (d *Domain) oracle(name string) (OracleInfo, bool) {
 	return OracleInfo{}, false
 }
 
-// EngineArgs turns the engines given to the engine flag (NAME or NAME=DSN) into specs with the
-// shared settings of base: a server's DSN from NAME=DSN or its environment variable, the fault in
-// the first engine only. An engine given twice, a DSN for an embedded engine and a server without
-// a DSN are errors.
+// EngineArgs turns the engines given to the engine flag (NAME, NAME=DSN, NAME@VERSION or
+// NAME=lib:PATH) into specs with the shared settings of base: a server's DSN from NAME=DSN or its
+// environment variable, the fault in the first engine only. An engine given twice, a DSN for an
+// embedded engine, a server without a DSN, and a library for an engine that takes none or that is
+// not a file are errors.
 func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 	var out []Spec
 	seen := map[string]bool{}
@@ -642,15 +652,31 @@ func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 		if !ok {
 			return nil, fmt.Errorf("unknown engine %q (known: %s)", name, d.EngineNames())
 		}
+		lib, hasLib := strings.CutPrefix(dsn, "lib:")
+		hasLib = hasLib && hasDSN
+		if hasLib {
+			if err := checkLib(flagName, name, e, lib); err != nil {
+				return nil, err
+			}
+			dsn, hasDSN = "", false
+		}
 		switch {
+		case hasLib && hasVersion:
+			return nil, fmt.Errorf("%s %s: give a version (%s@VERSION) or a library (%s=lib:PATH), not both", flagName, name, name, name)
 		case hasVersion && version == "":
 			return nil, fmt.Errorf("%s %s@ names no version: give NAME@VERSION (%s)", flagName, name, versionsHelp(e))
 		case hasVersion && e.Versions == "":
 			return nil, fmt.Errorf("%s %s takes no version (got %q): give %s %s", flagName, name, version, flagName, name)
 		}
-		key := name + "@" + version
+		key := name
+		if hasVersion {
+			key += "@" + version
+		}
+		if hasLib {
+			key += "=lib:" + lib
+		}
 		if seen[key] {
-			return nil, fmt.Errorf("%s %s is given twice; each engine may run once", flagName, strings.TrimSuffix(key, "@"))
+			return nil, fmt.Errorf("%s %s is given twice; each engine may run once", flagName, key)
 		}
 		seen[key] = true
 		if hasDSN && e.Env == "" {
@@ -662,13 +688,30 @@ func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 			}
 		}
 		sp := base
-		sp.Engine, sp.Version, sp.DSN = name, version, dsn
+		sp.Engine, sp.Version, sp.DSN, sp.Lib = name, version, dsn, lib
 		if i > 0 {
 			sp.Fault = ""
 		}
 		out = append(out, sp)
 	}
 	return out, nil
+}
+
+// checkLib reports a library that engine e cannot open: e takes none, or the file is not there.
+func checkLib(flagName, name string, e Engine, lib string) error {
+	if e.Lib == "" {
+		return fmt.Errorf("%s %s takes no library (got lib:%s)", flagName, name, lib)
+	}
+	st, err := os.Stat(lib)
+	switch {
+	case lib == "":
+		return fmt.Errorf("%s %s=lib: names no file: give %s=lib:PATH (%s)", flagName, name, name, e.Lib)
+	case err != nil:
+		return fmt.Errorf("%s %s=lib:%s: no such file: give %s=lib:PATH (%s)", flagName, name, lib, name, e.Lib)
+	case st.IsDir():
+		return fmt.Errorf("%s %s=lib:%s is a directory: give %s=lib:PATH (%s)", flagName, name, lib, name, e.Lib)
+	}
+	return nil
 }
 
 // versionsHelp says which versions engine e takes.

@@ -1,8 +1,9 @@
 // Package genopts reads and writes a generator's options in the one-line text form campaigns
 // store, NAME{key=value ...}: integer ranges MIN..MAX, integers, Booleans, one word of a fixed
-// set, and comma-separated lists of such words. Generators describe their fields with [Span],
-// [Int], [IntOrNone], [Bool], [Choice] and [List]; genopts prints, parses and checks them, so
-// that every generator's options read, print and fail alike.
+// set, comma-separated lists of such words, and free words a generator checks itself. Generators
+// describe their fields with [Span], [Int], [IntOrNone], [Bool], [Choice], [List] and [Word];
+// genopts prints, parses and checks them, so that every generator's options read, print and fail
+// alike.
 package genopts
 
 import (
@@ -24,7 +25,7 @@ func (r Range) String() string { return strconv.Itoa(r.Min) + ".." + strconv.Ito
 // [Int], [IntOrNone], [Bool], [Choice] or [List].
 type Field struct {
 	Key    string
-	v      any  // *Range, *int, *bool, *choice or listField
+	v      any  // *Range, *int, *bool, *choice, *word or listField
 	lo, hi int  // the bounds of a Range or int
 	none   bool // v is an IntOrNone
 }
@@ -34,6 +35,12 @@ type choice struct {
 	p       *string
 	what    string
 	choices []string
+}
+
+// word is a [Word] field.
+type word struct {
+	p     *string
+	check func(string) error
 }
 
 // listField is a [List] field, whatever its item type.
@@ -77,6 +84,13 @@ func List[T comparable](key, what string, p *[]T, choices []T, name func(T) stri
 	return Field{Key: key, v: &list[T]{p: p, what: what, choices: choices, name: name}}
 }
 
+// Word is a field holding one word without spaces or braces, which check accepts or explains
+// (check may be nil). An empty word is its default: [Form.String] leaves the field out, so that
+// adding a Word field to a generator's options leaves their text as it was.
+func Word(key string, p *string, check func(string) error) Field {
+	return Field{Key: key, v: &word{p: p, check: check}}
+}
+
 // appendText appends the field's value as text.
 func (fl *Field) appendText(b []byte) []byte {
 	switch p := fl.v.(type) {
@@ -92,6 +106,8 @@ func (fl *Field) appendText(b []byte) []byte {
 	case *bool:
 		return strconv.AppendBool(b, *p)
 	case *choice:
+		return append(b, *p.p...)
+	case *word:
 		return append(b, *p.p...)
 	case listField:
 		return p.appendText(b)
@@ -133,6 +149,8 @@ func (fl *Field) parse(v string) error {
 		*p = b
 	case *choice:
 		*p.p = v
+	case *word:
+		*p.p = v
 	case listField:
 		return p.parse(key, v)
 	}
@@ -160,6 +178,15 @@ func (fl *Field) check() error {
 	case *choice:
 		if !slices.Contains(p.choices, *p.p) {
 			return fmt.Errorf("%s: unknown %s %q; use %s", key, p.what, *p.p, strings.Join(p.choices, ", "))
+		}
+	case *word:
+		switch {
+		case strings.ContainsAny(*p.p, " \t\n{}"):
+			return fmt.Errorf("%s=%q: write one word without spaces or braces", key, *p.p)
+		case *p.p != "" && p.check != nil:
+			if err := p.check(*p.p); err != nil {
+				return fmt.Errorf("%s=%s: %w", key, *p.p, err)
+			}
 		}
 	case listField:
 		return p.check(key)
@@ -243,13 +270,17 @@ type Form struct {
 	Fields []Field
 }
 
-// String prints the options in canonical form: every field, in order.
+// String prints the options in canonical form: every field, in order, but empty [Word] fields.
 func (f Form) String() string {
 	b := make([]byte, 0, 256)
 	b = append(b, f.Name...)
 	b = append(b, '{')
+	start := len(b)
 	for i := range f.Fields {
-		if i > 0 {
+		if w, ok := f.Fields[i].v.(*word); ok && *w.p == "" {
+			continue
+		}
+		if len(b) > start {
 			b = append(b, ' ')
 		}
 		b = append(b, f.Fields[i].Key...)

@@ -1,6 +1,7 @@
 package genopts
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ type toy struct {
 	b     bool
 	word  string
 	items []item
+	free  string // empty: left out when printed
 }
 
 func defaultToy() toy {
@@ -34,6 +36,12 @@ func (t *toy) form() Form {
 		Bool("b", &t.b),
 		Choice("word", "word", &t.word, []string{"p", "q"}),
 		List("items", "item", &t.items, []item{0, 1, 2, 3}, item.String),
+		Word("free", &t.free, func(s string) error {
+			if strings.HasPrefix(s, "-") {
+				return errors.New("want no leading -")
+			}
+			return nil
+		}),
 	}}
 }
 
@@ -52,7 +60,7 @@ func TestForm(t *testing.T) {
 		{"toy{b=maybe}", "", `toy: options: b="maybe": want true or false`},
 		{"toy{n}", "", `toy: options: "n" is not key=value; write n=VALUE`},
 		{"toy{n=1 n=2}", "", `toy: options: key "n" repeated; give it once`},
-		{"toy{m=1}", "", `toy: options: unknown key "m"; the keys are r, n, none, b, word, items`},
+		{"toy{m=1}", "", `toy: options: unknown key "m"; the keys are r, n, none, b, word, items, free`},
 		{"other{n=1}", "", `toy: options "other{n=1}": want toy{key=value ...}`},
 		{"toy{n=1", "", `toy: options "toy{n=1": want toy{key=value ...}`},
 		{"toy{r=5..4}", "", "toy: options: r=5..4: write r=MIN..MAX with MIN <= MAX"},
@@ -64,6 +72,9 @@ func TestForm(t *testing.T) {
 		{"toy{items=}", "", "toy: options: items is empty; name at least one of a, x, y, z"},
 		{"toy{items=x,w}", "", `toy: options: items: unknown item "w"; use a, x, y, z`},
 		{"toy{items=x,y,x}", "", "toy: options: items: x listed twice; name it once"},
+		{"toy{free=3.40+m}", "toy{r=1..2 n=3 none=4 b=false word=p items=a free=3.40+m}", ""},
+		{"toy{free=}", "toy{r=1..2 n=3 none=4 b=false word=p items=a}", ""},
+		{"toy{free=-x}", "", "toy: options: free=-x: want no leading -"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {
@@ -91,6 +102,7 @@ func TestRoundTrip(t *testing.T) {
 		{"defaults", defaultToy()},
 		{"bounds", toy{r: Range{Min: 0, Max: 10}, n: 5, none: 9, b: true, word: "q", items: []item{3, 2, 1, 0}}},
 		{"none", toy{r: Range{Min: 5, Max: 5}, n: 1, none: -1, word: "p", items: []item{2}}},
+		{"free word", toy{r: Range{Min: 5, Max: 5}, n: 1, none: 1, word: "p", items: []item{2}, free: "a+b"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,6 +132,7 @@ func TestCheck(t *testing.T) {
 		{"empty list", func(o *toy) { o.items = nil }, "items is empty"},
 		{"empty word", func(o *toy) { o.word = "" }, `word: unknown word ""; use p, q`},
 		{"first bad field", func(o *toy) { o.n, o.word = 0, "" }, "n=0 out of range"},
+		{"word with a space", func(o *toy) { o.free = "a b" }, `free="a b": write one word`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

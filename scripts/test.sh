@@ -23,6 +23,7 @@ java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])' || missing+=(openjd
 command -v mvn >/dev/null || missing+=(maven)
 ldconfig -p 2>/dev/null | grep -q 'libgomp\.so\.1' || missing+=(libgomp1)
 ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3' || missing+=(libssl3)
+ldconfig -p 2>/dev/null | grep -q 'libsqlite3\.so\.0' || missing+=(libsqlite3-0) # --dbms sqlite=lib: tests run Debian's SQLite 3.40
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian's packages"
   $sudo apt-get update -qq

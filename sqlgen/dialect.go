@@ -77,6 +77,7 @@ type dialect struct {
 	pragmas     []string // setting statements safe anywhere in a setup
 	maintenance []string // statements with no arguments that reorganize storage or statistics
 	stat1       bool     // sqlite_stat1 may be edited after ANALYZE
+	schemaTable string   // the schema table ANALYZE reloads statistics from (with stat1)
 	// compoundWrap surrounds every column of a UNION ALL view's arms so that all arms have the
 	// same affinity and collation (SQLite leaves it indeterminate which arm's apply, and the
 	// push-down optimization uses each arm's own). Empty: no compound views.
@@ -107,6 +108,10 @@ type dialect struct {
 
 	expected string // the embedded expected-errors table
 
+	// versioning, when set, says which releases and builds of the engine have which parts of the
+	// dialect (see engine.go).
+	versioning *versioning
+
 	// typed, when set, makes the dialect typed: setups and expressions come from the typed
 	// generator, which reads only typed, joins, nullsOrder, collations (for ORDER BY) and the
 	// NoREC form from this struct.
@@ -135,8 +140,9 @@ func dialectNames() []string {
 	return names
 }
 
-// sqliteDialect is SQLite 3.39 or later (RIGHT and FULL joins, IS DISTINCT FROM). Type names that
-// the Go driver converts (DATE, DATETIME, TIMESTAMP, TIME, BOOLEAN) are never used.
+// sqliteDialect is SQLite's newest release; sqliteVersioning leaves out what older releases and
+// builds lack. Type names that the Go driver converts (DATE, DATETIME, TIMESTAMP, TIME, BOOLEAN)
+// are never used.
 var sqliteDialect = &dialect{
 	name: "sqlite",
 	colTypes: []colType{
@@ -189,6 +195,7 @@ var sqliteDialect = &dialect{
 	},
 	maintenance: []string{"ANALYZE", "ANALYZE", "REINDEX", "VACUUM", "PRAGMA optimize"},
 	stat1:       true,
+	schemaTable: "sqlite_schema",
 	// +x has no affinity; the outer COLLATE fixes the collation.
 	compoundWrap: [2]string{"((+ ", ") COLLATE BINARY)"},
 
@@ -242,6 +249,12 @@ var sqliteDialect = &dialect{
 		{"typeof", 1, 1, argsExpr}, {"unhex", 1, 1, argsExpr}, {"unicode", 1, 1, argsExpr},
 		{"unlikely", 1, 1, argsExpr}, {"upper", 1, 1, argsExpr}, {"zeroblob", 1, 1, argsZeroblob},
 		{"json_valid", 1, 1, argsExpr},
+		// Math functions: only in builds with them (see sqliteVersioning).
+		{"ceil", 1, 1, argsExpr}, {"floor", 1, 1, argsExpr}, {"trunc", 1, 1, argsExpr},
+		{"ln", 1, 1, argsExpr}, {"log", 1, 2, argsExpr}, {"log2", 1, 1, argsExpr},
+		{"exp", 1, 1, argsExpr}, {"mod", 2, 2, argsExpr}, {"pow", 2, 2, argsExpr},
+		{"sqrt", 1, 1, argsExpr}, {"sin", 1, 1, argsExpr}, {"atan2", 2, 2, argsExpr},
+		{"pi", 0, 0, argsExpr}, {"degrees", 1, 1, argsExpr},
 	},
 	printfFmts: []string{
 		"'%d'", "'%s'", "'%f'", "'%.3f'", "'%x'", "'%c'", "'%q'", "'%Q'", "'%e'", "'%g'",
@@ -264,7 +277,8 @@ var sqliteDialect = &dialect{
 	unoptMid:  ") IS TRUE AS count FROM ",
 	unoptPost: ")",
 
-	expected: expectedSQLite,
+	expected:   expectedSQLite,
+	versioning: sqliteVersioning,
 }
 
 // pick returns a random element of s.

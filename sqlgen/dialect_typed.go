@@ -128,6 +128,7 @@ var duckdbDialect = &dialect{
 	unoptMid:   ") IS TRUE AS INTEGER) AS count FROM ",
 	unoptPost:  ") AS res",
 	expected:   expectedDuckDB,
+	versioning: duckdbVersioning,
 	typed: &typedData{
 		colTypes: [tCount][]string{
 			tBool: {"BOOLEAN"}, tInt: {"INTEGER", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT"},

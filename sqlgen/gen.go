@@ -1,6 +1,7 @@
 package sqlgen
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -36,9 +37,14 @@ func New(o Options) (*Generator, error) {
 	if err := n.validate(); err != nil {
 		return nil, err
 	}
+	d := dialects[n.Dialect]
+	e, err := parseEngine(d, n.Engine)
+	if err != nil {
+		return nil, fmt.Errorf("sqlgen: options: engine=%s: %w", n.Engine, err)
+	}
 	return &Generator{
 		o:      n,
-		d:      dialects[n.Dialect],
+		d:      d.forEngine(e),
 		gen:    n.String(),
 		norec:  slices.Contains(n.Oracles, OracleNoREC),
 		fams:   tlpFamilies(n.Oracles),

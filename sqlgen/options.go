@@ -69,6 +69,11 @@ type Options struct {
 	// DistinctViews allows SELECT DISTINCT in views, a known source of false positives with
 	// values that compare equal but print differently (0 and 0.0).
 	DistinctViews bool
+	// Engine names the build of the engine the cases are written for, as [Probe] finds it: its
+	// release and optional features, "3.40.1+json+math" (SQLite; DuckDB: "1.1.3"). The generator
+	// leaves out what that build lacks. Empty (the default): the dialect's newest release with
+	// its default features.
+	Engine string
 }
 
 // DefaultOptions returns the options a zero Options stands for, every default spelled out.
@@ -139,6 +144,7 @@ func (o *Options) form() genopts.Form {
 		genopts.IntOrNone("views", &o.MaxViews, 16),
 		genopts.Int("from", &o.MaxFrom, 1, 8),
 		genopts.Bool("distinct-views", &o.DistinctViews),
+		genopts.Word("engine", &o.Engine, func(s string) error { return checkEngine(o.Dialect, s) }),
 	}}
 }
 

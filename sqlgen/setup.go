@@ -837,7 +837,7 @@ func (s *setupBuilder) stat1() {
 		}
 	}
 	s.emit()
-	s.stmts = append(s.stmts, "ANALYZE sqlite_schema")
+	s.stmts = append(s.stmts, "ANALYZE "+s.d.schemaTable)
 }
 
 // perm returns a random permutation of [0, n).

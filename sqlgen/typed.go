@@ -426,6 +426,8 @@ func (g *typedGen) numExpr(t sqlType, depth int) {
 		g.bin(pick(r, []string{"+", "-", "*", "+", "-"}), t, t, depth)
 	case k < 42 && t == tInt && td.intDiv != "":
 		g.bin(pick(r, []string{td.intDiv, td.mod}), t, t, depth)
+	case k < 42 && t == tInt && td.mod != "":
+		g.bin(td.mod, t, t, depth) // no integer division (DuckDB before 0.8)
 	case k < 46 && t == tInt && len(td.bitwise) > 0:
 		g.bin(pick(r, td.bitwise), t, t, depth)
 	case k < 52:

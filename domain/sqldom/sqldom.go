@@ -19,6 +19,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/mysql"
 	"github.com/polyfuzz/polyfuzz/targets/postgres"
 	"github.com/polyfuzz/polyfuzz/targets/sqlite"
+	"github.com/polyfuzz/polyfuzz/targets/sqlitelib"
 	"github.com/polyfuzz/polyfuzz/targets/turso"
 )
 
@@ -66,8 +67,12 @@ type engine struct {
 // engines is the SQL engine table: adding an engine is its target package and one row here.
 var engines = []engine{
 	{dialect: "sqlite", Engine: domain.Engine{Name: "sqlite", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		if s.Lib != "" {
+			return sqlitelib.Open(sqlitelib.Options{Lib: s.Lib, Timeout: s.Timeout})
+		}
 		return sqlite.Open(sqlite.Options{Timeout: s.Timeout})
-	}}},
+	}, Lib: "a SQLite library of any build (a distribution's libsqlite3.so.0, a trunk build's .so), run through " +
+		"its C API by python3 (--dbms sqlite=lib:/lib/x86_64-linux-gnu/libsqlite3.so.0)"}},
 	{dialect: "duckdb", Engine: domain.Engine{Name: "duckdb", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
 		if s.Version != "" {
 			return duckdbpy.Open(duckdbpy.Options{Version: s.Version, Timeout: s.Timeout})
@@ -174,8 +179,9 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 			s.Engines = []domain.Spec{base}
 		}
 		for i := range s.Engines {
-			// A release from a wheel runs in a Python process of its own: a crash there is a finding.
-			s.Engines[i].Isolate = *isolate && s.Engines[i].Version == ""
+			// A release from a wheel or a library file runs in a Python process of its own: a crash
+			// there is a finding.
+			s.Engines[i].Isolate = *isolate && s.Engines[i].Version == "" && s.Engines[i].Lib == ""
 		}
 		return nil
 	}
@@ -201,8 +207,10 @@ func caseDialect(engines []string) string {
 	return "common"
 }
 
-// build makes the generator and oracles for the engines of s, in the dialect of caseDialect.
-func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup, error) {
+// build makes the generator and oracles for the engines of s, in the dialect of caseDialect. A
+// dialect that adapts to the engine's build is written for the build the engine is (probed once
+// here), unless --gen names one or a stored case is replayed.
+func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.Setup, error) {
 	names := make([]string, len(s.Engines))
 	for i, e := range s.Engines {
 		names[i] = e.Engine
@@ -213,6 +221,14 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 		return nil, err
 	}
 	opts.Dialect = dialect
+	if len(s.Engines) == 1 && !s.Replay && opts.Engine == "" && sqlgen.Adapts(dialect) {
+		if opts.Engine, err = probe(ctx, s.Engines[0], dialect); err != nil {
+			return nil, err
+		}
+		if log != nil {
+			log("generating for " + s.Engines[0].Engine + " " + opts.Engine)
+		}
+	}
 	// A stored case's generator options are kept as they are, so that it regenerates identically.
 	if layouts := layoutOracles(s.Oracles); len(layouts) > 0 && !s.Replay {
 		opts.Oracles = layouts
@@ -241,4 +257,25 @@ func layoutOracles(names []string) []string {
 		}
 	}
 	return out
+}
+
+// probe opens the engine of sp as it is, without its fault and in this process, and returns the
+// generator's engine option for the build it is (sqlgen.Probe).
+func probe(ctx context.Context, sp domain.Spec, dialect string) (string, error) {
+	var open func(context.Context, domain.Spec) (fuzz.Target, error)
+	for _, e := range engines {
+		if e.Name == sp.Engine {
+			open = e.Open
+		}
+	}
+	if open == nil {
+		return "", fmt.Errorf("unknown --dbms %q", sp.Engine)
+	}
+	sp.Fault, sp.Isolate = "", false
+	t, err := open(ctx, sp)
+	if err != nil {
+		return "", err
+	}
+	defer t.Close()
+	return sqlgen.Probe(ctx, dialect, t)
 }

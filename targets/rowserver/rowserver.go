@@ -313,6 +313,9 @@ type PythonServer struct {
 	// Python is the interpreter (see [Python]); Fix says how to install the module.
 	Python, Fix string
 	Timeout     time.Duration
+	// Refused, when not nil, explains a first line of the server's own (such as a library it
+	// will not load) by an error; it returns nil for a line it does not know.
+	Refused func(line string) error
 }
 
 // StartPython starts a Python row server. A missing interpreter or module is an error that names
@@ -331,6 +334,11 @@ func StartPython(p PythonServer) (*Server, error) {
 		Args:  []string{"-c", serveSource + p.Source},
 		Hello: "polyfuzz-" + p.Name + " ",
 		Refused: func(line string) error {
+			if p.Refused != nil {
+				if err := p.Refused(line); err != nil {
+					return err
+				}
+			}
 			if !strings.HasPrefix(line, missing) {
 				return nil
 			}

@@ -1,0 +1,121 @@
+package sqlgen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// caseText returns the setups and queries of n cases of the options, one string.
+func caseText(t *testing.T, o Options, n int) string {
+	t.Helper()
+	o.Oracles = []string{OracleNoREC, OracleTLPWhere, OracleTLPAgg}
+	o.QueriesPerDB = 4
+	g, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := range uint64(n) {
+		c, err := g.Generate(fuzz.CaseSeed(1, i, o.QueriesPerDB))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Gen != o.String() && o.Engine != "" && !strings.Contains(c.Gen, "engine="+o.Engine) {
+			t.Fatalf("case's gen %q does not name engine %q", c.Gen, o.Engine)
+		}
+		if i%4 == 0 {
+			for _, s := range c.Setup {
+				b.WriteString(s)
+				b.WriteByte('\n')
+			}
+		}
+		for _, q := range c.Queries {
+			b.WriteString(q.Text)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// TestEngineGating checks that a generator for a build uses only what that build has, and what it
+// has: SQLite 3.40 never gets concat, if or octet_length, the embedded release does; DuckDB 0.7
+// never gets //.
+func TestEngineGating(t *testing.T) {
+	newer := []string{"(concat(", "(concat_ws(", "(unhex(", "(octet_length(", "(if("}
+	math := []string{"(sin(", "(ln(", "(pow(", "(pi()"}
+	tests := []struct {
+		dialect, engine string
+		has, lacks      []string
+	}{
+		{"sqlite", "", append([]string{"(iif(", "(format(", " RIGHT JOIN ", " IS DISTINCT FROM ", " STRICT", "(json_valid(",
+			"ANALYZE sqlite_schema", " NULLS "}, newer...), math},
+		{"sqlite", "3.54.1+json+schema-json", append([]string{" FULL OUTER JOIN ", "(json_valid(", "trusted_schema"}, newer...), math},
+		{"sqlite", "3.40.1+json+math", append([]string{"(format(", " RIGHT JOIN ", " IS NOT DISTINCT FROM ", " STRICT", "(json_valid("},
+			math...), append([]string{"trusted_schema"}, newer...)},
+		{"sqlite", "3.43.0+math", []string{"(unhex(", "(octet_length(", "(sin("}, []string{"(concat(", "(concat_ws(", "(if(", "(json_valid("}},
+		{"sqlite", "3.30.0", []string{"(printf(", " LEFT JOIN ", " NULLS ", "ANALYZE sqlite_master"}, append([]string{"(iif(",
+			"(format(", "(substring(", "(sign(", " RIGHT JOIN ", " FULL JOIN ", " IS DISTINCT FROM ", " STRICT",
+			"(json_valid(", "GENERATED ALWAYS", "trusted_schema", "analysis_limit", "sqlite_schema", "'%,d'"}, append(math, newer...)...)},
+		{"sqlite", "3.23.0", []string{"(likelihood("}, []string{" NULLS ", " ON CONFLICT DO NOTHING"}},
+		{"duckdb", "", []string{" // ", " ILIKE "}, nil},
+		{"duckdb", "0.8.0", []string{" // "}, nil},
+		{"duckdb", "0.7.1", []string{" ILIKE ", " % "}, []string{" // "}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.dialect+"@"+tc.engine, func(t *testing.T) {
+			text := caseText(t, Options{Dialect: tc.dialect, Engine: tc.engine}, 3000)
+			for _, w := range tc.has {
+				if !strings.Contains(text, w) {
+					t.Errorf("no case uses %q", w)
+				}
+			}
+			for _, w := range tc.lacks {
+				if i := strings.Index(text, w); i >= 0 {
+					line := text[strings.LastIndexByte(text[:i], '\n')+1:]
+					line, _, _ = strings.Cut(line, "\n")
+					t.Errorf("a case uses %q, which the build lacks: %s", w, line)
+				}
+			}
+		})
+	}
+}
+
+func TestEngineOption(t *testing.T) {
+	tests := []struct {
+		o   Options
+		err string // "" when valid
+	}{
+		{Options{Engine: "3.40.1+json+math"}, ""},
+		{Options{Engine: "v3.40"}, ""},
+		{Options{Engine: "3.40.1+math+json"}, ""},
+		{Options{Engine: "3.x"}, `release "3.x": want numbers`},
+		{Options{Engine: "3.40.1+fts"}, `unknown feature "fts"; the sqlite dialect knows json, math, schema-json`},
+		{Options{Engine: "3.40.1+json+json"}, `feature "json" listed twice`},
+		{Options{Dialect: "postgres", Engine: "15.4"}, "the postgres dialect does not adapt to engine versions"},
+		{Options{Engine: "3.40 1"}, "write one word"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.o.Engine, func(t *testing.T) {
+			_, err := New(tc.o)
+			if tc.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				s := tc.o.String()
+				p, err := ParseOptions(s)
+				if err != nil || p.String() != s || p.Engine != tc.o.Engine {
+					t.Fatalf("round trip of %q: %q, %v", s, p.String(), err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("New: %v, want an error with %q", err, tc.err)
+			}
+		})
+	}
+	if s := (Options{}).String(); strings.Contains(s, "engine") {
+		t.Errorf("the default options name an engine: %s", s)
+	}
+}

@@ -1,0 +1,184 @@
+"""The Python side of targets/sqlitelib.
+
+The Go side puts LIB (the library's path) and TIMEOUT (seconds per statement, 0 for none) before
+this text, and rowserver's serve.py (serve, ESCAPES) before that. The server loads the library
+with ctypes, refuses one that is not SQLite or that the process did not load from LIB, opens one
+in-memory database and answers each program as targets/sqlite does through go-sqlite3: every
+statement of the text is prepared and stepped once, the last one to its end; its rows are the
+answer. Values are written with a tag: n (NULL), i<integer>, r<repr of the double>, t<hex of the
+UTF-8 bytes>, b<hex of the bytes>. An error is one line "E", a tab, the extended result code in
+decimal (or "timeout" when the statement ran past TIMEOUT and was interrupted), a raw tab and the
+escaped message of sqlite3_errmsg. The program RESET (a NUL byte and "reset") replaces the
+database by a new, empty one.
+"""
+
+import ctypes
+import os
+import sys
+import time
+
+
+def refuse(why):
+    print("polyfuzz-sqlite-refused %s" % why, flush=True)
+    sys.exit(3)
+
+
+try:
+    lib = ctypes.CDLL(LIB)
+except OSError as e:
+    refuse("cannot load %s: %s" % (LIB, e))
+try:
+    lib.sqlite3_libversion
+    lib.sqlite3_prepare_v2
+except AttributeError:
+    refuse("%s is not a SQLite library: it has no sqlite3_libversion" % LIB)
+
+P = ctypes.c_void_p
+for name, res, args in [
+    ("sqlite3_libversion", ctypes.c_char_p, []),
+    ("sqlite3_sourceid", ctypes.c_char_p, []),
+    ("sqlite3_open_v2", ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(P), ctypes.c_int, ctypes.c_char_p]),
+    ("sqlite3_close_v2", ctypes.c_int, [P]),
+    ("sqlite3_prepare_v2", ctypes.c_int, [P, P, ctypes.c_int, ctypes.POINTER(P), ctypes.POINTER(P)]),
+    ("sqlite3_step", ctypes.c_int, [P]),
+    ("sqlite3_finalize", ctypes.c_int, [P]),
+    ("sqlite3_column_count", ctypes.c_int, [P]),
+    ("sqlite3_column_type", ctypes.c_int, [P, ctypes.c_int]),
+    ("sqlite3_column_int64", ctypes.c_int64, [P, ctypes.c_int]),
+    ("sqlite3_column_double", ctypes.c_double, [P, ctypes.c_int]),
+    ("sqlite3_column_text", P, [P, ctypes.c_int]),
+    ("sqlite3_column_blob", P, [P, ctypes.c_int]),
+    ("sqlite3_column_bytes", ctypes.c_int, [P, ctypes.c_int]),
+    ("sqlite3_errmsg", ctypes.c_char_p, [P]),
+    ("sqlite3_extended_errcode", ctypes.c_int, [P]),
+]:
+    f = getattr(lib, name)
+    f.restype, f.argtypes = res, args
+
+PROGRESS = ctypes.CFUNCTYPE(ctypes.c_int, P)
+lib.sqlite3_progress_handler.restype = None
+lib.sqlite3_progress_handler.argtypes = [P, ctypes.c_int, PROGRESS, P]
+
+SQLITE_ROW, SQLITE_DONE, SQLITE_INTERRUPT = 100, 101, 9
+INTEGER, FLOAT, TEXT, BLOB = 1, 2, 3, 4
+# READWRITE | CREATE | FULLMUTEX, as go-sqlite3 opens.
+OPEN_FLAGS = 0x2 | 0x4 | 0x10000
+RESET = "\x00reset"
+
+
+def loaded_from():
+    """The file the process mapped sqlite3_libversion from, or None when it cannot tell."""
+    addr = ctypes.cast(lib.sqlite3_libversion, P).value
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                parts = line.split(None, 5)
+                lo, hi = (int(x, 16) for x in parts[0].split("-"))
+                if lo <= addr < hi and len(parts) == 6:
+                    return parts[5].strip()
+    except OSError:
+        pass
+    return None
+
+
+class Database:
+    def __init__(self):
+        self.db = P()
+        rc = lib.sqlite3_open_v2(b":memory:", ctypes.byref(self.db), OPEN_FLAGS, None)
+        if rc != 0:
+            raise RuntimeError("sqlite3_open_v2 failed with code %d" % rc)
+        self.deadline = 0.0
+        self.timed_out = False
+
+        def progress(_):
+            if self.deadline and time.monotonic() > self.deadline:
+                self.timed_out = True
+                return 1
+            return 0
+
+        self.progress = PROGRESS(progress)  # kept: SQLite holds the pointer
+        lib.sqlite3_progress_handler(self.db, 1000, self.progress, None)
+
+    def close(self):
+        lib.sqlite3_close_v2(self.db)
+
+    def error(self):
+        code = "timeout" if self.timed_out else str(lib.sqlite3_extended_errcode(self.db))
+        msg = (lib.sqlite3_errmsg(self.db) or b"").decode("utf-8", "replace")
+        return "E\t" + code + "\t" + msg.translate(ESCAPES) + "\n"
+
+    def run(self, prog):
+        text = prog.encode("utf-8", "surrogateescape")
+        buf = ctypes.create_string_buffer(text)
+        base, end = ctypes.addressof(buf), ctypes.addressof(buf) + len(text)
+        pos = base
+        self.timed_out = False
+        self.deadline = time.monotonic() + TIMEOUT if TIMEOUT > 0 else 0.0
+        try:
+            out = []
+            while pos < end:
+                stmt, tail = P(), P()
+                if lib.sqlite3_prepare_v2(self.db, pos, end - pos, ctypes.byref(stmt), ctypes.byref(tail)) != 0:
+                    return self.error()
+                pos = tail.value or end
+                if not stmt.value:
+                    continue  # only spaces or a comment
+                last = not text[pos - base:].strip()
+                out = []
+                try:
+                    while True:
+                        rc = lib.sqlite3_step(stmt)
+                        if rc == SQLITE_DONE:
+                            break
+                        if rc != SQLITE_ROW:
+                            return self.error()
+                        if not last:
+                            break
+                        out.append(self.row(stmt))
+                finally:
+                    lib.sqlite3_finalize(stmt)
+            return "".join(out) + "OK\n"
+        finally:
+            self.deadline = 0.0
+
+    @staticmethod
+    def row(stmt):
+        fields = []
+        for i in range(lib.sqlite3_column_count(stmt)):
+            t = lib.sqlite3_column_type(stmt, i)
+            if t == INTEGER:
+                fields.append("i%d" % lib.sqlite3_column_int64(stmt, i))
+            elif t == FLOAT:
+                fields.append("r" + repr(lib.sqlite3_column_double(stmt, i)))
+            elif t == TEXT:
+                p = lib.sqlite3_column_text(stmt, i)
+                fields.append("t" + ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)).hex() if p else "t")
+            elif t == BLOB:
+                p = lib.sqlite3_column_blob(stmt, i)
+                fields.append("b" + ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)).hex() if p else "b")
+            else:
+                fields.append("n")
+        return "R" + "".join("\t" + f for f in fields) + "\n"
+
+
+def main():
+    where = loaded_from()
+    if where is not None and os.path.realpath(where) != os.path.realpath(LIB):
+        refuse("the process loaded SQLite from %s, not from %s" % (where, LIB))
+    version = lib.sqlite3_libversion().decode()
+    state = {"db": Database()}
+    probe = state["db"].run("SELECT sqlite_version()")
+    if probe != "R\tt%s\nOK\n" % version.encode().hex():
+        refuse("sqlite_version() of %s answers %r, its sqlite3_libversion %s" % (LIB, probe, version))
+
+    def handle(prog):
+        if prog != RESET:
+            return state["db"].run(prog)
+        state["db"].close()
+        state["db"] = Database()
+        return "OK\n"
+
+    serve("polyfuzz-sqlite %s %s" % (version, lib.sqlite3_sourceid().decode()), handle, "sqlite failed", "surrogateescape")
+
+
+main()

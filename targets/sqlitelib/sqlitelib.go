@@ -1,0 +1,212 @@
+// Package sqlitelib runs a SQLite library given as a file, a build other than the one polyfuzz
+// embeds (a distribution's libsqlite3.so.0, an engine developer's trunk build), as a SQL target:
+// `polyfuzz sql --dbms sqlite=lib:/path/libsqlite3.so` tests that build without rebuilding
+// polyfuzz.
+//
+// The library runs in one long-lived Python process per target (package rowserver) that loads it
+// with ctypes and drives its C API, so that any build with the C API works and the interpreter's
+// own sqlite3 module, and the library it links, play no part. The server refuses a file that is
+// not a SQLite library, and one the process did not load from the given path (a library of the
+// same name loaded before), with an error that says so. It opens one in-memory database and runs
+// each program as targets/sqlite runs it through go-sqlite3: every statement prepared and stepped
+// once, the last one to its end, its rows the answer.
+//
+// # Values and errors
+//
+// Values are those of targets/sqlite, value for value: integers as i:, floats as r: (exact: the
+// server writes the double's shortest repr), text as t: and blobs as b: of the very bytes, NULL
+// as NULL. Engine errors carry the extended result code's name (SQLITE_CONSTRAINT_UNIQUE) as
+// Result.Code and sqlite3_errmsg as Result.Err, as in targets/sqlite. Result.Columns is not
+// filled.
+//
+// # Timeouts and crashes
+//
+// A statement past Options.Timeout is interrupted by SQLite's progress handler and answered with
+// fuzz.StatusTimeout, the database kept; one that does not return soon after (the handler is not
+// called) has its process killed, as package rowserver does for a crash: a process that dies is
+// a fuzz.StatusCrash, and the next Exec or Reset starts a new process with an empty database.
+//
+// This package imports fuzz, targets/rowserver, targets/sqlite (for the result-code names) and the
+// standard library.
+package sqlitelib
+
+import (
+	"context"
+	_ "embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver"
+	"github.com/polyfuzz/polyfuzz/targets/sqlite"
+)
+
+//go:embed server.py
+var serverSource string
+
+// reset is the program that makes the server replace its database by an empty one.
+const reset = "\x00reset"
+
+// grace is how long past its timeout a statement may run before its process is killed.
+const grace = 2 * time.Second
+
+// Options configure a target.
+type Options struct {
+	// Lib is the path of the SQLite library (libsqlite3.so).
+	Lib string
+	// Python is the interpreter (see rowserver.Python).
+	Python string
+	// Timeout bounds one statement; 0 means no limit.
+	Timeout time.Duration
+}
+
+// Target is SQLite of one library file in a Python process. It is a fuzz.Target used by one
+// goroutine.
+type Target struct {
+	s       *rowserver.Server
+	lib     string
+	timeout time.Duration
+}
+
+var _ fuzz.Target = (*Target)(nil)
+
+// refused starts the server's line for a library it will not run.
+const refused = "polyfuzz-sqlite-refused "
+
+// Open starts the server of the library o.Lib. A missing file or one that is not a SQLite library
+// is an error that says so.
+func Open(o Options) (*Target, error) {
+	if o.Lib == "" {
+		return nil, errors.New("sqlite lib: no library given: write --dbms sqlite=lib:/path/libsqlite3.so")
+	}
+	st, err := os.Stat(o.Lib)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("sqlite lib: %w: give the path of a SQLite library (libsqlite3.so)", err)
+	case st.IsDir():
+		return nil, fmt.Errorf("sqlite lib: %s is a directory: give the path of a SQLite library (libsqlite3.so)", o.Lib)
+	}
+	src := "LIB = " + strconv.Quote(o.Lib) + "\nTIMEOUT = " + strconv.FormatFloat(o.Timeout.Seconds(), 'g', -1, 64) + "\n" + serverSource
+	timeout := time.Duration(0)
+	if o.Timeout > 0 {
+		timeout = o.Timeout + grace
+	}
+	s, err := rowserver.StartPython(rowserver.PythonServer{Name: "sqlite", Module: "ctypes", Source: src,
+		Python: o.Python, Timeout: timeout, Fix: "a python3 with ctypes",
+		Refused: func(line string) error {
+			why, ok := strings.CutPrefix(line, refused)
+			if !ok {
+				return nil
+			}
+			return fmt.Errorf("sqlite lib: %s", strings.TrimSpace(why))
+		}})
+	if err != nil {
+		return nil, err
+	}
+	return &Target{s: s, lib: o.Lib, timeout: o.Timeout}, nil
+}
+
+// Name returns "sqlite".
+func (t *Target) Name() string { return "sqlite" }
+
+// Version returns the library's release ("3.40.1").
+func (t *Target) Version() string {
+	v, _, _ := strings.Cut(t.s.Version(), " ")
+	return v
+}
+
+// SourceID returns the library's sqlite3_sourceid(): the date and check-in it was built from.
+func (t *Target) SourceID() string {
+	_, id, _ := strings.Cut(t.s.Version(), " ")
+	return id
+}
+
+// Lib returns the library's path.
+func (t *Target) Lib() string { return t.lib }
+
+// Starts counts the Python processes started.
+func (t *Target) Starts() int { return t.s.Starts }
+
+// Reset replaces the database by an empty one, starting a new process when none runs.
+func (t *Target) Reset(ctx context.Context) error {
+	if err := t.s.Reset(ctx); err != nil {
+		return err
+	}
+	res, err := t.s.Exec(ctx, reset)
+	if err != nil {
+		return err
+	}
+	if res.Status != fuzz.StatusOK {
+		return t.s.Reset(ctx) // the process died or hung on the reset: start a new one
+	}
+	return nil
+}
+
+// Exec runs one statement (or several; the last one's rows are the answer).
+func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
+	res, err := t.s.Exec(ctx, stmt)
+	if err != nil || res == nil {
+		return res, err
+	}
+	switch res.Status {
+	case fuzz.StatusOK:
+		for _, row := range res.Rows {
+			for i, v := range row {
+				row[i] = Canonical(v)
+			}
+		}
+	case fuzz.StatusEngineError:
+		code, msg, ok := strings.Cut(res.Err, "\t")
+		if !ok {
+			return res, nil
+		}
+		if code == "timeout" {
+			return &fuzz.Result{Status: fuzz.StatusTimeout, Err: fmt.Sprintf("statement ran over %s", t.timeout)}, nil
+		}
+		n, err := strconv.Atoi(code)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite lib: bad result code %q from the server", code)
+		}
+		res.Code, res.Err = sqlite.CodeName(n), msg
+	case fuzz.StatusTimeout:
+		res.Err = fmt.Sprintf("statement ran over %s and was not interrupted", t.timeout)
+	}
+	return res, nil
+}
+
+// Close stops the process.
+func (t *Target) Close() error { return t.s.Close() }
+
+// Canonical turns a value as the server writes it (see server.py) into its canonical form, the
+// one targets/sqlite gives the same value.
+func Canonical(v string) string {
+	if v == "" {
+		return v
+	}
+	switch body := v[1:]; v[0] {
+	case 'n':
+		return fuzz.Null
+	case 'i':
+		if n, err := strconv.ParseInt(body, 10, 64); err == nil {
+			return fuzz.Int(n)
+		}
+	case 'r':
+		if f, err := strconv.ParseFloat(body, 64); err == nil { // Python's inf reads too
+			return fuzz.Float(f)
+		}
+	case 't':
+		if b, err := hex.DecodeString(body); err == nil {
+			return fuzz.Text(string(b))
+		}
+	case 'b':
+		if b, err := hex.DecodeString(body); err == nil {
+			return fuzz.Bytes(b)
+		}
+	}
+	return v
+}
