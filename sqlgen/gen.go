@@ -24,6 +24,7 @@ type Generator struct {
 	d     *dialect
 	gen   string
 	norec bool
+	pqs   bool
 	// fams are the TLP layouts each case carries (of tlpLayouts), in the order of the oracles.
 	fams   []*fuzz.Layout
 	setups *fuzz.SetupCache[*setup]
@@ -41,6 +42,7 @@ func New(o Options) (*Generator, error) {
 		d:      dialects[n.Dialect],
 		gen:    n.String(),
 		norec:  slices.Contains(n.Oracles, OracleNoREC),
+		pqs:    slices.Contains(n.Oracles, OraclePQS),
 		fams:   tlpFamilies(n.Oracles),
 		setups: fuzz.NewSetupCache[*setup](cacheSize),
 	}, nil
@@ -71,6 +73,9 @@ func tlpFamilies(oracles []string) []*fuzz.Layout {
 // on the whole seed; the same seed always gives the same case.
 func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	st := g.setup(fuzz.SetupSeed(seed))
+	if g.pqs && !g.norec && len(g.fams) == 0 {
+		return g.pqsCase(seed, st), nil
+	}
 	r := newRNG(fuzz.Mix(seed^querySalt), seed)
 	from, scope, types := g.from(r, st)
 	var b strings.Builder
@@ -126,6 +131,9 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	}
 	if p.agg != "" {
 		c.Params[ParamAgg], c.Params[ParamAggExpr] = p.agg, p.aggExpr
+	}
+	if g.pqs {
+		c.Queries = append(c.Queries, fuzz.Query{Role: RolePQSFetch, Text: pqsFetch(g.pqsScopeOf(pqsRNG(seed), st))})
 	}
 	return c, nil
 }
