@@ -632,22 +632,13 @@ func (e *sqliteEval) prefix(n *Node) Value {
 	case "+":
 		return v
 	case "-":
-		v = numericType(v)
-		switch v.C {
-		case Null:
-			return null
-		case Int:
-			if v.I == math.MinInt64 {
-				return Value{C: Real, R: -float64(v.I)}
-			}
-			return Value{C: Int, I: -v.I}
-		}
-		return Value{C: Real, R: -v.R}
+		// SQLite computes -x as 0 - x.
+		return arith("-", Value{C: Int}, v)
 	case "~":
 		if v.C == Null {
 			return null
 		}
-		return Value{C: Int, I: ^intValue(numericType(v))}
+		return Value{C: Int, I: ^intValue(v)}
 	}
 	unsure("prefix %s", n.Tok)
 	return null
@@ -766,7 +757,7 @@ func (e *sqliteEval) binary(n *Node) Value {
 		if lv.C == Null || rv.C == Null {
 			return null
 		}
-		return Value{C: Int, I: bitwise(op, intValue(numericType(lv)), intValue(numericType(rv)))}
+		return Value{C: Int, I: bitwise(op, intValue(lv), intValue(rv))}
 	}
 	if isLikeOp(op) {
 		return e.like(n)
@@ -824,6 +815,7 @@ func arith(op string, a, b Value) Value {
 	if a.C == Null || b.C == Null {
 		return null
 	}
+	origA, origB := a, b
 	a, b = numericType(a), numericType(b)
 	if a.C == Int && b.C == Int {
 		x, y := a.I, b.I
@@ -875,7 +867,7 @@ func arith(op string, a, b Value) Value {
 		}
 		r = ra / rb
 	case "%":
-		x, y := intValue(a), intValue(b)
+		x, y := intValue(origA), intValue(origB)
 		if y == 0 {
 			return null
 		}
@@ -1358,16 +1350,17 @@ func (e *sqliteEval) call(n *Node) Value {
 		}
 		return Value{C: Int, I: int64(utf8.RuneCountInString(h[:i]) + 1)}
 	case "replace":
-		if anyNull(a) {
+		if a[0].C == Null || a[1].C == Null {
 			return null
 		}
-		x, from, to := textOf(a[0]), textOf(a[1]), textOf(a[2])
+		x, from := textOf(a[0]), textOf(a[1])
 		if from == "" {
-			if a[0].C != Text {
-				unsure("replace with an empty pattern on a non-text")
-			}
 			return a[0]
 		}
+		if a[2].C == Null {
+			return null
+		}
+		to := textOf(a[2])
 		return Value{C: Text, S: strings.ReplaceAll(x, from, to)}
 	case "trim", "ltrim", "rtrim":
 		if anyNull(a) {
@@ -1423,7 +1416,7 @@ func (e *sqliteEval) call(n *Node) Value {
 	case "char":
 		var b strings.Builder
 		for _, v := range a {
-			c := intValue(numericType(v))
+			c := intValue(v)
 			if v.C == Null || c <= 0 || c > 0x10ffff || c >= 0xd800 && c <= 0xdfff {
 				unsure("char of %d", c)
 			}
