@@ -1,6 +1,7 @@
 package sqlgen
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -36,6 +37,9 @@ func New(o Options) (*Generator, error) {
 	n := o.normalized()
 	if err := n.validate(); err != nil {
 		return nil, err
+	}
+	if slices.Contains(n.Oracles, OraclePQS) && n.Dialect != "sqlite" {
+		return nil, fmt.Errorf("sqlgen: the pqs oracle has an expression evaluator for the sqlite dialect only, not %s", n.Dialect)
 	}
 	return &Generator{
 		o:      n,

@@ -720,10 +720,26 @@ func (e *sqliteEval) binary(n *Node) Value {
 		return boolVal(false)
 	case "IS", "IS NOT", "IS DISTINCT FROM", "IS NOT DISTINCT FROM":
 		not := op == "IS NOT" || op == "IS DISTINCT FROM"
-		if r := skipCollateLikely(n.Right); r.Op == OpLiteral && (r.Tok == "TRUE" || r.Tok == "FALSE") {
-			t := "IS " + r.Tok
+		// The TRUE and FALSE keywords on the right make a truth test; so does an empty IN list,
+		// which SQLite's parser turns into one of them.
+		// (Only COLLATE is skipped: likely() is not resolved yet when SQLite looks.)
+		r := n.Right
+		for r.Op == OpCollate {
+			r = r.Left
+		}
+		kw := ""
+		switch {
+		case r.Op == OpLiteral && (r.Tok == "TRUE" || r.Tok == "FALSE"):
+			kw = r.Tok
+		case r.Op == OpIn && len(r.List) == 0 && r.Tok == "IN":
+			kw = "FALSE"
+		case r.Op == OpIn && len(r.List) == 0:
+			kw = "TRUE"
+		}
+		if kw != "" {
+			t := "IS " + kw
 			if not {
-				t = "IS NOT " + r.Tok
+				t = "IS NOT " + kw
 			}
 			return truthOp(e.eval(n.Left), t)
 		}
