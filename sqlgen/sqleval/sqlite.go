@@ -1371,7 +1371,12 @@ func (e *sqliteEval) call(n *Node) Value {
 		}
 		x, from := textOf(a[0]), textOf(a[1])
 		if from == "" {
-			return a[0]
+			// SQLite returns its first argument after reading it as text: a number comes back
+			// as text.
+			if a[0].C == Blob {
+				unsure("replace of a blob with an empty pattern")
+			}
+			return Value{C: Text, S: x}
 		}
 		if a[2].C == Null {
 			return null
