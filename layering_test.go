@@ -30,7 +30,8 @@ var rules = []rule{
 	{"cypherval", []string{"fuzz"}},
 
 	// Generators.
-	{"sqlgen", []string{"fuzz", "reduce", "genopts"}},
+	{"sqlgen", []string{"fuzz", "reduce", "genopts", "sqlgen/sqleval"}},
+	{"sqlgen/sqleval", nil},
 	{"smtgen", []string{"fuzz", "reduce", "genopts", "sexpr"}},
 	{"datalog", []string{"fuzz", "reduce", "genopts"}},
 	{"datalog/...", []string{"fuzz", "reduce", "genopts", "datalog"}},

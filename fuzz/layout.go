@@ -87,6 +87,10 @@ var (
 	// to count ("norec.opt-rows"), of which a case holds one, and the unoptimized sum
 	// ("norec.unopt").
 	NoREC = NewLayout("norec", "opt-count", "opt-rows", "unopt")
+	// PQS is the pivoted query synthesis layout: the rows a pivot is picked from ("pqs.fetch"),
+	// and, derived from them, the pivot found among them ("pqs.pivot": constants INTERSECT the
+	// plain product) and the pivot found in the rectified query ("pqs.contains").
+	PQS = NewLayout("pqs", "fetch", "pivot", "contains")
 	// TLPWhere is the TLP layout over WHERE: the original query and its partitions by p, NOT p and
 	// p IS NULL ("tlp.orig", "tlp.p", "tlp.notp", "tlp.null"); SQL and graph cases carry it.
 	TLPWhere = NewLayout("tlp", "orig", "p", "notp", "null")

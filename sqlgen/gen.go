@@ -25,6 +25,7 @@ type Generator struct {
 	d     *dialect
 	gen   string
 	norec bool
+	pqs   bool
 	// fams are the TLP layouts each case carries (of tlpLayouts), in the order of the oracles.
 	fams   []*fuzz.Layout
 	setups *fuzz.SetupCache[*setup]
@@ -37,6 +38,9 @@ func New(o Options) (*Generator, error) {
 	if err := n.validate(); err != nil {
 		return nil, err
 	}
+	if slices.Contains(n.Oracles, OraclePQS) && n.Dialect != "sqlite" {
+		return nil, fmt.Errorf("sqlgen: the pqs oracle has an expression evaluator for the sqlite dialect only, not %s", n.Dialect)
+	}
 	d := dialects[n.Dialect]
 	e, err := parseEngine(d, n.Engine)
 	if err != nil {
@@ -47,6 +51,7 @@ func New(o Options) (*Generator, error) {
 		d:      d.forEngine(e),
 		gen:    n.String(),
 		norec:  slices.Contains(n.Oracles, OracleNoREC),
+		pqs:    slices.Contains(n.Oracles, OraclePQS),
 		fams:   tlpFamilies(n.Oracles),
 		setups: fuzz.NewSetupCache[*setup](cacheSize),
 	}, nil
@@ -77,6 +82,9 @@ func tlpFamilies(oracles []string) []*fuzz.Layout {
 // on the whole seed; the same seed always gives the same case.
 func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	st := g.setup(fuzz.SetupSeed(seed))
+	if g.pqs && !g.norec && len(g.fams) == 0 {
+		return g.pqsCase(seed, st), nil
+	}
 	r := newRNG(fuzz.Mix(seed^querySalt), seed)
 	from, scope, types := g.from(r, st)
 	var b strings.Builder
@@ -132,6 +140,9 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	}
 	if p.agg != "" {
 		c.Params[ParamAgg], c.Params[ParamAggExpr] = p.agg, p.aggExpr
+	}
+	if g.pqs {
+		c.Queries = append(c.Queries, fuzz.Query{Role: RolePQSFetch, Text: pqsFetch(g.pqsScopeOf(pqsRNG(seed), st))})
 	}
 	return c, nil
 }

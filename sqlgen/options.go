@@ -15,10 +15,11 @@ const (
 	OracleTLPDistinct = "tlp-distinct"
 	OracleTLPGroupBy  = "tlp-groupby"
 	OracleTLPAgg      = "tlp-agg"
+	OraclePQS         = "pqs"
 )
 
 // oracleNames lists the valid oracles in their canonical order.
-var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg}
+var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg, OraclePQS}
 
 // dialectChoices lists the valid dialects, sorted.
 var dialectChoices = dialectNames()

@@ -13,7 +13,8 @@ type column struct {
 	notNull   bool
 	unique    bool // UNIQUE or part of a PRIMARY KEY: values should rarely repeat
 	generated bool
-	rowid     bool // an INTEGER PRIMARY KEY, which takes only integers
+	rowid     bool   // an INTEGER PRIMARY KEY, which takes only integers
+	coll      string // the declared collation, "" when none
 }
 
 // table is the schema model of one table.
@@ -33,6 +34,8 @@ type rel struct {
 	cols []string
 	// types are the columns' static types in a typed dialect (nil in SQLite).
 	types []sqlType
+	// model holds a table's columns (nil for a view), for the expression evaluator.
+	model []column
 	temp  bool
 	// weight is 1 for a table and the sum of its inputs' weights for a view over a join; a view
 	// reads relations of total weight at most 2.
@@ -363,7 +366,8 @@ func (s *setupBuilder) createTable(i int) {
 			cons = append(cons, "DEFAULT "+randLiteral(r, d, c.typ.aff))
 		}
 		if r.oneIn(6) {
-			cons = append(cons, "COLLATE "+pick(r, d.collations))
+			c.coll = pick(r, d.collations)
+			cons = append(cons, "COLLATE "+c.coll)
 		}
 		for k := len(cons) - 1; k > 0; k-- {
 			m := r.intn(k + 1)
@@ -417,7 +421,7 @@ func (s *setupBuilder) createTable(i int) {
 	}
 	t.constrained = t.constrained || t.hasCheck || len(pkCols) > 0
 	s.tables = append(s.tables, t)
-	s.rels = append(s.rels, rel{name: t.name, cols: s.qualified(t, false), temp: t.temp, weight: 1})
+	s.rels = append(s.rels, rel{name: t.name, cols: s.qualified(t, false), temp: t.temp, weight: 1, model: t.cols})
 }
 
 // indexedCols writes "c1 DESC, c0 COLLATE NOCASE" for the given column indexes.

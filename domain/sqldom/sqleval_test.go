@@ -1,0 +1,86 @@
+package sqldom
+
+import (
+	"context"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/sqlite"
+)
+
+var evalExprs = flag.Int("sqleval.exprs", 600, "generated expressions TestEvaluatorAgreesWithSQLite checks (each on every row of its tables)")
+
+// TestEvaluatorAgreesWithSQLite checks PQS's expression evaluator against SQLite: generated
+// expressions over the tables of generated setups, evaluated by the engine on every row of their
+// product and by the evaluator on the same rows. Run with -sqleval.exprs=10000 -v for the figures
+// in docs/sql.md.
+func TestEvaluatorAgreesWithSQLite(t *testing.T) {
+	gen, err := sqlgen.New(sqlgen.Options{Oracles: []string{sqlgen.OraclePQS}, QueriesPerDB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := sqlite.Open(sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	ctx := context.Background()
+	const perCase = 20
+	var exprs, evals, agree, unknown, exprsUnknown, engineErr int
+	var shown int
+	for seed := uint64(1); exprs < *evalExprs; seed++ {
+		c, err := gen.Generate(fuzz.CaseSeed(7, seed, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tg.Reset(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range c.Setup {
+			if _, err := tg.Exec(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fetch, _ := c.Query(sqlgen.RolePQSFetch)
+		cols, from, _ := strings.Cut(strings.TrimPrefix(fetch, "SELECT "), " FROM ")
+		ncols := len(strings.Split(cols, ", "))
+		list, eval := gen.EvalSample(c, perCase)
+		for _, e := range list {
+			exprs++
+			res, err := tg.Exec(ctx, "SELECT "+cols+", "+e+" FROM "+from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Failed() {
+				engineErr++
+				continue
+			}
+			sure := true
+			for _, row := range res.Rows {
+				evals++
+				got, ok := eval(e, row[:ncols])
+				switch {
+				case !ok:
+					unknown++
+					sure = false
+				case got == row[ncols]:
+					agree++
+				default:
+					if shown < 30 {
+						t.Errorf("%s\n  on %v: evaluator %s, sqlite %s", e, row[:ncols], got, row[ncols])
+					}
+					shown++
+				}
+			}
+			if !sure {
+				exprsUnknown++
+			}
+		}
+	}
+	t.Logf("sqlite %s: %d expressions (%d engine errors), %d evaluations on rows: %d agree, %d disagree, %d unknown (%.1f%%); expressions with an unknown row: %d (%.1f%%)",
+		sqlite.Version(), exprs, engineErr, evals, agree, shown, unknown, 100*float64(unknown)/float64(max(evals, 1)),
+		exprsUnknown, 100*float64(exprsUnknown)/float64(max(exprs, 1)))
+}

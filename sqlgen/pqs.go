@@ -1,0 +1,289 @@
+package sqlgen
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/sqlgen/sqleval"
+)
+
+// pqsSalt separates the PQS random stream from the other streams of a case.
+const pqsSalt = 0x70_9a_5e_11_c3_d2_b4_07
+
+// pqsTries bounds how many expressions Derive draws for one slot before it gives up on a case:
+// an expression the evaluator is unsure of is drawn again, never guessed.
+const pqsTries = 12
+
+// Roles of the PQS layout.
+var (
+	RolePQSFetch    = fuzz.PQS.Role("fetch")    // SELECT <columns> FROM <tables>: the pivot's candidates
+	RolePQSPivot    = fuzz.PQS.Role("pivot")    // SELECT <pivot> INTERSECT SELECT <columns> FROM <tables>
+	RolePQSContains = fuzz.PQS.Role("contains") // SELECT <expected> INTERSECT SELECT * FROM (<rectified query>)
+)
+
+// pqsScope is what a PQS case knows of its tables: chosen from the seed alone, so that Derive
+// finds it again.
+type pqsScope struct {
+	tables []*rel
+	cols   []string // qualified column references, in the fetch query's order
+	model  []column // the columns' schema, in the same order
+	// caseSensitiveLike is set when the setup turns LIKE case-sensitive.
+	caseSensitiveLike bool
+}
+
+// pqsRNG returns the PQS stream of a case seed.
+func pqsRNG(seed uint64) *rng { return newRNG(fuzz.Mix(seed^pqsSalt), seed) }
+
+// pqsScopeOf picks one to Options.MaxFrom tables (never views: their columns' affinities are
+// those of expressions) whose row bounds multiply to at most maxFromRows.
+func (g *Generator) pqsScopeOf(r *rng, st *setup) *pqsScope {
+	sc := &pqsScope{caseSensitiveLike: g.d.likePragma != "" && slices.Contains(st.stmts, g.d.likePragma)}
+	n := 1
+	for n < g.o.MaxFrom && r.prob(0.4) {
+		n++
+	}
+	rows := 1.0
+	for _, i := range r.perm(len(st.rels)) {
+		rl := &st.rels[i]
+		if rl.model == nil || len(sc.tables) > 0 && rows*max(rl.rows, 1) > maxFromRows {
+			continue
+		}
+		rows *= max(rl.rows, 1)
+		sc.tables = append(sc.tables, rl)
+		sc.cols = append(sc.cols, rl.cols...)
+		sc.model = append(sc.model, rl.model...)
+		if len(sc.tables) == n {
+			break
+		}
+	}
+	return sc
+}
+
+// pqsFetch returns the first-stage query of a PQS case: every column of the scope's tables over
+// their plain product.
+func pqsFetch(sc *pqsScope) string {
+	return "SELECT " + strings.Join(sc.cols, ", ") + " FROM " + sc.product()
+}
+
+func (sc *pqsScope) product() string {
+	names := make([]string, len(sc.tables))
+	for i, t := range sc.tables {
+		names[i] = t.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// evalAffinity maps a column's affinity to the evaluator's (a column without a type, or ANY in a
+// STRICT table, has BLOB affinity).
+func evalAffinity(a affinity) sqleval.Affinity {
+	switch a {
+	case affInteger:
+		return sqleval.AffInteger
+	case affText:
+		return sqleval.AffText
+	case affReal:
+		return sqleval.AffReal
+	case affNumeric:
+		return sqleval.AffNumeric
+	}
+	return sqleval.AffBlob
+}
+
+// pqsEnv is the evaluator and the pivot row of a case.
+type pqsEnv struct {
+	ev  sqleval.SQLite
+	row sqleval.Row
+}
+
+func (sc *pqsScope) env(pivot []string) (*pqsEnv, bool) {
+	if len(pivot) != len(sc.cols) {
+		return nil, false
+	}
+	row := make(sqleval.Row, len(sc.cols))
+	for i, s := range pivot {
+		v, err := sqleval.ParseCanonical(s)
+		if err != nil {
+			return nil, false
+		}
+		row[sc.cols[i]] = sqleval.Column{V: v, Aff: evalAffinity(sc.model[i].typ.aff), Coll: sc.model[i].coll}
+	}
+	return &pqsEnv{ev: sqleval.SQLite{CaseSensitiveLike: sc.caseSensitiveLike}, row: row}, true
+}
+
+// eval parses and evaluates an expression of the generator on the pivot.
+func (e *pqsEnv) eval(text string) (sqleval.Value, bool) {
+	n, err := sqleval.Parse(text)
+	if err != nil {
+		return sqleval.Value{}, false
+	}
+	v, err := e.ev.Eval(n, e.row)
+	return v, err == nil
+}
+
+// known draws an expression (a predicate when pred) over cols that the evaluator is sure of,
+// and returns it, when pred, rectified to hold on the pivot (p, NOT p or (p) IS NULL), with its
+// value; ok is false after pqsTries draws.
+func (g *Generator) known(r *rng, e *pqsEnv, cols []string, depth int, pred bool) (string, sqleval.Value, bool) {
+	for try := 0; try < pqsTries; try++ {
+		var b strings.Builder
+		eg := exprGen{r: r, d: g.d, b: &b, cols: cols, maxDepth: depth, noLike: e.ev.CaseSensitiveLike}
+		if pred {
+			eg.predicate()
+		} else {
+			eg.expr(0)
+		}
+		v, ok := e.eval(b.String())
+		if !ok {
+			continue
+		}
+		if !pred {
+			return b.String(), v, true
+		}
+		t, null, ok := e.ev.Truth(v)
+		switch {
+		case !ok:
+			continue
+		case null:
+			return "(" + b.String() + ") IS NULL", v, true
+		case t:
+			return b.String(), v, true
+		}
+		return "NOT " + b.String(), v, true
+	}
+	return "", sqleval.Value{}, false
+}
+
+// pqsJoins are the ways a PQS query joins the next table: each keeps the pivot's pair when its
+// ON condition holds for it (NATURAL joins, which cannot be rectified, are left out).
+var pqsJoins = []joinKind{
+	{",", false}, {"JOIN", true}, {"INNER JOIN", true}, {"LEFT JOIN", true}, {"RIGHT JOIN", true},
+	{"FULL JOIN", true}, {"CROSS JOIN", false}, {"LEFT JOIN", true}, {"JOIN", true},
+}
+
+// derivePQS builds the second stage of a PQS case from the rows of its fetch query: a pivot, a
+// query whose WHERE and ON conditions are rectified to hold for it, and the containment check.
+// It returns nil when the case has no rows or an expression could not be made known.
+func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
+	if g.d != sqliteDialect || fetch.Failed() || len(fetch.Rows) == 0 {
+		return nil
+	}
+	r := pqsRNG(c.Seed)
+	sc := g.pqsScopeOf(r, g.setup(fuzz.SetupSeed(c.Seed)))
+	pivot := fetch.Rows[r.intn(len(fetch.Rows))]
+	e, ok := sc.env(pivot)
+	if !ok {
+		return nil
+	}
+	depth := g.o.MaxDepth
+	// FROM with rectified ON conditions.
+	var from strings.Builder
+	var scope []string
+	for i, t := range sc.tables {
+		scope = append(scope, t.cols...)
+		if i == 0 {
+			from.WriteString(t.name)
+			continue
+		}
+		j := pick(r, pqsJoins)
+		writeJoin(&from, j, t.name)
+		if j.on {
+			p, _, ok := g.known(r, e, scope, min(2, depth), true)
+			if !ok {
+				return nil
+			}
+			from.WriteString(" ON ")
+			from.WriteString(p)
+		}
+	}
+	where, _, ok := g.known(r, e, scope, depth, true)
+	if !ok {
+		return nil
+	}
+	// The fetch list: some columns and some expressions, each with its expected value.
+	var items, want []string
+	for _, k := range r.perm(len(sc.cols))[:1+r.intn(len(sc.cols))] {
+		if lit, ok := e.row[sc.cols[k]].V.Literal(); ok {
+			items, want = append(items, sc.cols[k]), append(want, lit)
+		}
+	}
+	for n := r.intn(3); n > 0; n-- {
+		x, v, ok := g.known(r, e, scope, min(2, depth), false)
+		if !ok {
+			return nil
+		}
+		if lit, ok := v.Literal(); ok {
+			items, want = append(items, x), append(want, lit)
+		}
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	var pivotLits []string
+	for _, s := range pivot {
+		v, _ := sqleval.ParseCanonical(s)
+		lit, ok := v.Literal()
+		if !ok {
+			return nil
+		}
+		pivotLits = append(pivotLits, lit)
+	}
+	q := "SELECT " + strings.Join(items, ", ") + " FROM " + from.String() + " WHERE " + where
+	return []fuzz.Query{
+		{Role: RolePQSPivot, Text: "SELECT " + strings.Join(pivotLits, ", ") + " INTERSECT " + pqsFetch(sc)},
+		{Role: RolePQSContains, Text: "SELECT " + strings.Join(want, ", ") + " INTERSECT SELECT * FROM (" + q + ")"},
+	}
+}
+
+// Derive returns the second stage of a case (see fuzz.Deriver): for a PQS case, the pivot check
+// and the containment query built from the first target's fetched rows.
+func (g *Generator) Derive(c *fuzz.Case, runs []fuzz.Run) []fuzz.Query {
+	if c.Derived > 0 || len(runs) == 0 {
+		return nil
+	}
+	for i, q := range c.Queries {
+		if q.Role == RolePQSFetch && i < len(runs[0].Results) {
+			return g.derivePQS(c, runs[0].Results[i])
+		}
+	}
+	return nil
+}
+
+// EvalSample is for checking the evaluator against an engine: for case c of a generator with
+// the pqs oracle, it draws n expressions of the case's scope (from its own stream) and returns
+// them with a function that evaluates one on a row of the fetch query (canonical values); ok is
+// false when the evaluator is unsure.
+func (g *Generator) EvalSample(c *fuzz.Case, n int) (exprs []string, eval func(expr string, row []string) (string, bool)) {
+	r := pqsRNG(c.Seed)
+	sc := g.pqsScopeOf(r, g.setup(fuzz.SetupSeed(c.Seed)))
+	r = newRNG(fuzz.Mix(c.Seed^pqsSalt^0xe7a1), c.Seed)
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		eg := exprGen{r: r, d: g.d, b: &b, cols: sc.cols, maxDepth: g.o.MaxDepth}
+		if r.prob(0.5) {
+			eg.predicate()
+		} else {
+			eg.expr(0)
+		}
+		exprs = append(exprs, b.String())
+	}
+	return exprs, func(expr string, row []string) (string, bool) {
+		e, ok := sc.env(row)
+		if !ok {
+			return "", false
+		}
+		v, ok := e.eval(expr)
+		return v.Canonical(), ok
+	}
+}
+
+// pqsCase returns a case with the PQS layout alone: its fetch query; Derive adds the rest.
+func (g *Generator) pqsCase(seed uint64, st *setup) *fuzz.Case {
+	return &fuzz.Case{
+		Domain:  "sql",
+		Gen:     g.gen,
+		Seed:    seed,
+		Setup:   append([]string(nil), st.stmts...),
+		Queries: []fuzz.Query{{Role: RolePQSFetch, Text: pqsFetch(g.pqsScopeOf(pqsRNG(seed), st))}},
+	}
+}
