@@ -165,7 +165,7 @@ var pqsJoins = []joinKind{
 // query whose WHERE and ON conditions are rectified to hold for it, and the containment check.
 // It returns nil when the case has no rows or an expression could not be made known.
 func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
-	if g.d != sqliteDialect || fetch.Failed() || len(fetch.Rows) == 0 {
+	if g.o.Dialect != "sqlite" || fetch.Failed() || len(fetch.Rows) == 0 {
 		return nil
 	}
 	r := pqsRNG(c.Seed)
