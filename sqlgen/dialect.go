@@ -122,8 +122,8 @@ type dialect struct {
 	// utf8Blobs makes random blob literals ASCII bytes, so that they read as UTF-8 text.
 	utf8Blobs bool
 	// noCollateTerm keeps COLLATE expressions out of the operands of AND and OR; noStrictCheck
-	// keeps CHECK constraints out of STRICT tables.
-	noCollateTerm, noStrictCheck bool
+	// keeps CHECK constraints out of STRICT tables; noRowBetween keeps row values out of BETWEEN.
+	noCollateTerm, noStrictCheck, noRowBetween bool
 }
 
 var dialects = map[string]*dialect{

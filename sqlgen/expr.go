@@ -243,12 +243,12 @@ func (g *exprGen) node(kind, depth int) {
 		n := 2 + r.intn(2)
 		g.ws("(")
 		g.row(n, depth)
-		switch r.intn(3) {
-		case 0:
+		switch k := r.intn(3); {
+		case k == 0 && !d.noRowBetween:
 			g.ws(" BETWEEN ")
 			g.row(n, depth)
 			g.ws(" AND ")
-		case 1:
+		case k == 1:
 			g.ws(" ")
 			g.ws(pick(r, d.isOps))
 			g.ws(" ")

@@ -35,6 +35,7 @@ var featureOff = map[string]func(d *dialect){
 	"case-sensitive-like": func(d *dialect) { d.likePragma = "" },
 	"collate-terms":       func(d *dialect) { d.noCollateTerm = true },
 	"strict-checks":       func(d *dialect) { d.noStrictCheck = true },
+	"row-value-between":   func(d *dialect) { d.noRowBetween = true },
 	// Text is UTF-8 only: a blob read as text that is not UTF-8 is changed, so that blob
 	// literals stay UTF-8 (ASCII bytes for random ones).
 	"non-utf8-text": func(d *dialect) {
@@ -121,6 +122,11 @@ var tursoDialect = derive(sqliteDialect, "turso", lacks{
 		// "type mismatch in CHECK constraint", "cannot determine type of expression in CHECK
 		// constraint; use CAST": STRICT tables type-check their CHECK constraints.
 		"strict-checks",
+		// A known bug (turso#9051, open): a row-value BETWEEN outside WHERE fails with
+		// "insufficient registers allocated for expression vector write"; in a setup statement it
+		// leaves Turso with other data than SQLite and hides every other difference. The reduced
+		// case is kept in testdata/sql-findings.
+		"row-value-between",
 	},
 	// FULL JOIN "requires an equality condition in the ON clause" and cannot be chained: one
 	// spelling of it stays, and its refusals are expected (expected_turso.tsv).

@@ -20,11 +20,15 @@ import (
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 )
 
-// engineArg returns the --dbms value for an engine: the name for an embedded engine, NAME=DSN
+// engineArg returns the --dbms value for an engine: the name for an embedded engine or Turso
+// (skipped locally, failed in CI, without its Python module), NAME=DSN
 // for a server (skipped locally, failed in CI, when its DSN is not set). It waits for a server
 // that an earlier test crashed to be back (the test script's supervisor restarts MariaDB).
 func engineArg(t *testing.T, name string) string {
 	t.Helper()
+	if name == "turso" {
+		needTurso(t)
+	}
 	e, _ := sqldom.Domain.Engine(name)
 	env := e.Env
 	if env == "" {

@@ -142,14 +142,16 @@ func (s *Server) Exec(ctx context.Context, prog string) (*fuzz.Result, error) {
 	if ok && !ctxFired && !timerFired {
 		return res, nil
 	}
-	// The process is gone or being killed: the next Exec starts a new one.
+	// The process is gone or being killed: the next Exec starts a new one, with none of this
+	// one's state. An answer that came just as the timeout killed the process is a timeout all
+	// the same, so that the caller knows the state is lost (and sets it up again).
 	s.p = nil
 	desc, stderr := p.stop()
 	switch {
-	case ok:
-		return res, nil // answered just before the deadline or the cancellation
 	case timedOut.Load():
 		return &fuzz.Result{Status: fuzz.StatusTimeout, Err: fmt.Sprintf("%s: no answer within %s", s.cfg.Name, s.cfg.Timeout)}, nil
+	case ok:
+		return res, nil // answered just before the cancellation
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}

@@ -18,7 +18,11 @@ does not catch: serve reports it on standard error and exits, which the Go side 
 crash. rowserver.StartPython puts rowserver's serve.py (serve, ESCAPES) before this program.
 """
 
+import os
 import sys
+
+# A panic's message, not a backtrace, ends standard error: the Go side quotes its last lines.
+os.environ["RUST_BACKTRACE"] = "0"
 
 try:
     import turso._turso as T

@@ -157,6 +157,36 @@ func TestCrashAndTimeout(t *testing.T) {
 	}
 }
 
+// TestPanicIsACrash runs a query on which Turso 0.8.3 panics (a bug polyfuzz found, docs/sql.md):
+// the answer is a crash that quotes the panic, and the target goes on after Reset.
+func TestPanicIsACrash(t *testing.T) {
+	tg := open(t, 10*time.Second)
+	ctx := context.Background()
+	for _, s := range []string{
+		"CREATE TABLE t0 (c0 NUMERIC UNIQUE ON CONFLICT FAIL COLLATE NOCASE, c1 BLOB, c2 INT PRIMARY KEY DESC)",
+		"CREATE TABLE t1 (c0 INTEGER PRIMARY KEY ASC ON CONFLICT FAIL AUTOINCREMENT)",
+		"INSERT INTO t0(c2, c1) VALUES (NULL, NULL)",
+		"ANALYZE",
+	} {
+		if res, err := tg.Exec(ctx, s); err != nil || res.Status != fuzz.StatusOK {
+			t.Fatalf("%s: %+v, %v", s, res, err)
+		}
+	}
+	res, err := tg.Exec(ctx, "SELECT * FROM t1 LEFT JOIN t0 ON ((0 BETWEEN NULL AND NULL) IS t0.c0) WHERE 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != fuzz.StatusCrash || !strings.Contains(res.Err, "panicked at core/translate/optimizer") {
+		t.Fatalf("the panicking query answered %+v; want a crash that quotes the panic", res)
+	}
+	if err := tg.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := tg.Exec(ctx, "SELECT 42"); err != nil || res.Status != fuzz.StatusOK || res.Rows[0][0] != "i:42" {
+		t.Fatalf("after the panic and Reset: %+v, %v", res, err)
+	}
+}
+
 // serverPID finds the one Python server of this test process among its children.
 func serverPID(t *testing.T) int {
 	t.Helper()

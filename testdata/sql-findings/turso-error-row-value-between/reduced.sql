@@ -1,0 +1,3 @@
+CREATE TABLE t0 (c0 CHAR(3) PRIMARY KEY ASC DEFAULT FALSE, c1 DECIMAL(0,5));
+-- norec.unopt
+SELECT SUM(count) FROM (SELECT (((t0.c1, t0.c1, t0.c1) BETWEEN (t0.c0, -1, t0.c1) AND (t0.c0, NULL, NULL))) IS TRUE AS count FROM t0);
