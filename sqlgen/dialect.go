@@ -100,6 +100,7 @@ type dialect struct {
 	emptyIn                          bool     // x IN ()
 
 	// Queries.
+	aggregates []string // the aggregates of TLP-agg (nil: MIN, MAX, SUM, COUNT, AVG)
 	joins      []joinKind
 	nullsOrder bool // ORDER BY ... NULLS FIRST|LAST
 
