@@ -66,7 +66,7 @@ func TestEngineGating(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.dialect+"@"+tc.engine, func(t *testing.T) {
-			text := caseText(t, Options{Dialect: tc.dialect, Engine: tc.engine}, 3000)
+			text := caseText(t, Options{Dialect: tc.dialect, Engine: tc.engine}, 2000)
 			for _, w := range tc.has {
 				if !strings.Contains(text, w) {
 					t.Errorf("no case uses %q", w)
