@@ -78,6 +78,7 @@ type dialect struct {
 	maintenance []string // statements with no arguments that reorganize storage or statistics
 	stat1       bool     // sqlite_stat1 may be edited after ANALYZE
 	schemaTable string   // the schema table ANALYZE reloads statistics from (with stat1)
+	reindexTemp bool     // REINDEX finds a TEMP table by its bare name (else: temp.NAME)
 	// compoundWrap surrounds every column of a UNION ALL view's arms so that all arms have the
 	// same affinity and collation (SQLite leaves it indeterminate which arm's apply, and the
 	// push-down optimization uses each arm's own). Empty: no compound views.
@@ -100,6 +101,7 @@ type dialect struct {
 	emptyIn                          bool     // x IN ()
 
 	// Queries.
+	aggregates []string // the aggregates of TLP-agg (nil: MIN, MAX, SUM, COUNT, AVG)
 	joins      []joinKind
 	nullsOrder bool // ORDER BY ... NULLS FIRST|LAST
 
@@ -196,6 +198,7 @@ var sqliteDialect = &dialect{
 	maintenance: []string{"ANALYZE", "ANALYZE", "REINDEX", "VACUUM", "PRAGMA optimize"},
 	stat1:       true,
 	schemaTable: "sqlite_schema",
+	reindexTemp: true,
 	// +x has no affinity; the outer COLLATE fixes the collation.
 	compoundWrap: [2]string{"((+ ", ") COLLATE BINARY)"},
 

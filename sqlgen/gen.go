@@ -249,7 +249,11 @@ var aggregates = []string{"MIN", "MAX", "SUM", "COUNT", "AVG"}
 // aggregate picks an aggregate function and its argument: a column or an expression of the
 // column's type. In a typed dialect SUM and AVG take numbers and MIN and MAX no Booleans.
 func (g *Generator) aggregate(r *rng, scope []string, types []sqlType) (agg, arg string) {
-	agg = pick(r, aggregates)
+	aggs := aggregates
+	if g.d.aggregates != nil {
+		aggs = g.d.aggregates
+	}
+	agg = pick(r, aggs)
 	k := r.intn(len(scope))
 	if g.d.typed == nil {
 		if r.prob(0.7) {

@@ -807,7 +807,13 @@ func (s *setupBuilder) maintenance() {
 	}
 	if (m == "ANALYZE" || m == "REINDEX") && r.prob(0.3) {
 		// Tables only: an index may have failed to be created.
-		m += " " + s.tables[r.intn(len(s.tables))].name
+		t := s.tables[r.intn(len(s.tables))]
+		if m == "REINDEX" && t.temp && !s.d.reindexTemp {
+			m += " temp."
+		} else {
+			m += " "
+		}
+		m += t.name
 	}
 	s.stmts = append(s.stmts, m)
 }

@@ -96,7 +96,7 @@ type engineFlags struct {
 
 // register defines the flags of domain d on fs.
 func (e *engineFlags) register(fs *domain.Flags, d *domain.Domain) {
-	help := "engine to test, NAME, NAME=DSN or NAME@VERSION, repeatable: " + d.EngineNames() + " (default " + d.DefaultEngine + ")" +
+	help := "engine to test, NAME, NAME=DSN, NAME@VERSION or NAME=lib:PATH, repeatable: " + d.EngineNames() + " (default " + d.DefaultEngine + ")" +
 		d.VersionNotes()
 	fs.Var(&e.engines, d.EngineFlag, help)
 	if d.EngineFlag != "engine" {

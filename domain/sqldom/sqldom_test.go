@@ -49,7 +49,7 @@ const debianLib = "/lib/x86_64-linux-gnu/libsqlite3.so.0"
 
 // TestProbe checks that a campaign's generator is written for the build its engine is: the
 // embedded SQLite (no math functions in go-sqlite3's build), Debian's 3.40.1 (math functions;
-// JSON functions unsafe in views), a planted fault misleading neither, the embedded DuckDB and a
+// JSON functions unsafe in views; AVG summed in doubles; REINDEX blind to TEMP tables), a planted fault misleading neither, the embedded DuckDB and a
 // DuckDB wheel; and that a stored case's options are kept as they are.
 func TestProbe(t *testing.T) {
 	tests := []struct {
@@ -59,8 +59,8 @@ func TestProbe(t *testing.T) {
 		gen    string // --gen or the stored generator options
 		want   string // the generator's engine option
 	}{
-		{"embedded", domain.Spec{Engine: "sqlite"}, false, "", sqlite.Version() + "+json+schema-json"},
-		{"embedded with a fault", domain.Spec{Engine: "sqlite", Fault: "error:sqlite_version|json_valid|sin"}, false, "", sqlite.Version() + "+json+schema-json"},
+		{"embedded", domain.Spec{Engine: "sqlite"}, false, "", sqlite.Version() + "+json+schema-json+exact-avg+reindex-temp"},
+		{"embedded with a fault", domain.Spec{Engine: "sqlite", Fault: "error:sqlite_version|json_valid|sin"}, false, "", sqlite.Version() + "+json+schema-json+exact-avg+reindex-temp"},
 		{"debian", domain.Spec{Engine: "sqlite", Lib: debianLib}, false, "", "3.40.1+json+math"},
 		{"given", domain.Spec{Engine: "sqlite", Lib: debianLib}, false, "sqlgen{engine=3.30.0}", "3.30.0"},
 		{"stored", domain.Spec{Engine: "sqlite"}, true, "sqlgen{dialect=sqlite}", ""},
