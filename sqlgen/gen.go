@@ -24,6 +24,8 @@ type Generator struct {
 	d     *dialect
 	gen   string
 	norec bool
+	// dqe and eet say whether cases carry the DQE and EET layouts.
+	dqe, eet bool
 	// fams are the TLP layouts each case carries (of tlpLayouts), in the order of the oracles.
 	fams   []*fuzz.Layout
 	setups *fuzz.SetupCache[*setup]
@@ -41,6 +43,8 @@ func New(o Options) (*Generator, error) {
 		d:      dialects[n.Dialect],
 		gen:    n.String(),
 		norec:  slices.Contains(n.Oracles, OracleNoREC),
+		dqe:    slices.Contains(n.Oracles, OracleDQE),
+		eet:    slices.Contains(n.Oracles, OracleEET),
 		fams:   tlpFamilies(n.Oracles),
 		setups: fuzz.NewSetupCache[*setup](cacheSize),
 	}, nil
@@ -120,6 +124,7 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 			add(role)
 		}
 	}
+	g.dmlCases(r, st, c, &p, scope, types)
 	c.Params[ParamPred], c.Params[ParamFrom] = p.pred, p.from
 	if p.cols != "" {
 		c.Params[ParamCols], c.Params[ParamGroup] = p.cols, p.group
