@@ -31,7 +31,7 @@ func (EET) Name() string { return "eet" }
 // eetPair is one comparison of EET: the roles of the original and transformed statements and of
 // the results to compare.
 type eetPair struct {
-	what                          string // "query", "delete or update"
+	what                           string // "query", "delete or update"
 	orig, trans, origRes, transRes string
 }
 
