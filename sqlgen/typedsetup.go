@@ -193,7 +193,7 @@ func (s *typedSetup) createTable(i int) {
 		sets[k] = k
 	}
 	// A storage engine other than InnoDB (MyISAM, Aria) does not roll back.
-	dml := !strings.Contains(suffix, "ENGINE=") || strings.Contains(suffix, "InnoDB")
+	dml := !td.noRollback && (!strings.Contains(suffix, "ENGINE=") || strings.Contains(suffix, "InnoDB"))
 	s.rels = append(s.rels, rel{name: name, cols: q, types: types, weight: 1, dml: dml, sets: sets})
 }
 
