@@ -79,6 +79,8 @@ func TestEETRewrite(t *testing.T) {
 			[]string{"THEN (t0.c1 + 1)"}, nil},
 		{"postgres", "((t0.c0 + 1) = t0.c1)", ctxBool,
 			nil, []string{"THEN (t0.c0 + 1) ELSE (t0.c0 + 1) END) = t0.c1"}},
+		{"postgres", "NULLIF(t0.c1, ('' COLLATE \"C\"))", ctxValue,
+			[]string{"THEN ('' COLLATE"}, []string{"THEN NULLIF(t0.c1, ('' COLLATE"}},
 		{"postgres", "lower(CAST((t0.c0 + 1) AS TEXT))", ctxValue,
 			[]string{"lower((CASE"}, []string{"CAST((CASE WHEN"}},
 	}

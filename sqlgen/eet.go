@@ -186,7 +186,7 @@ func (w *eetWriter) rangeText(i, j int, par eetParent) string {
 		}
 		g.WriteByte(')')
 		ctx := ctxNone
-		if !list {
+		if !list && (w.d.typed == nil || w.hasColumn(k, m)) {
 			ctx = w.childCtx(par)
 		}
 		if ctx == ctxNone {
@@ -198,6 +198,20 @@ func (w *eetWriter) rangeText(i, j int, par eetParent) string {
 		k = m
 	}
 	return b.String()
+}
+
+// hasColumn reports whether toks[i:j] hold a column reference (a qualified name). In a typed
+// dialect an expression without one may have a literal's flexible type, which a CASE fixes:
+// PostgreSQL reads (” COLLATE "C") as unknown, to be resolved by its context (NULLIF(c, ”) is
+// bpchar for a CHAR column), but a CASE of unknowns as text; DuckDB's integer literals adapt to
+// the other operand, a CASE of them is INTEGER. Such constant sites are left alone.
+func (w *eetWriter) hasColumn(i, j int) bool {
+	for k := i; k < j; k++ {
+		if t := w.toks[k]; t.kind == tkWord && strings.Contains(w.s[t.s:t.e], ".") {
+			return true
+		}
+	}
+	return false
 }
 
 // wrap returns a site's rewrite: orig is its text, inner the text with its own sites rewritten
