@@ -102,4 +102,18 @@ var (
 	TLPGroupBy = NewLayout("groupby", "orig", "p", "notp", "null")
 	// TLPAgg is the TLP layout over an aggregate ("agg.orig", ...).
 	TLPAgg = NewLayout("agg", "orig", "p", "notp", "null")
+	// DQE is the differential-query-execution layout: on one table, the rows a predicate selects
+	// ("dqe.select"), all rows ("dqe.all"), an UPDATE by the predicate that sets a tracking column
+	// and the rows it marked, read inside a rolled-back transaction ("dqe.ubegin", "dqe.update",
+	// "dqe.updated", "dqe.urollback"), and a DELETE by the predicate and the rows left, likewise
+	// ("dqe.dbegin", "dqe.delete", "dqe.remaining", "dqe.drollback").
+	DQE = NewLayout("dqe", "select", "all", "ubegin", "update", "updated", "urollback",
+		"dbegin", "delete", "remaining", "drollback")
+	// EET is the equivalent-expression-transformation layout over a query: the original
+	// ("eet.orig") and the query with expressions rewritten into equivalent ones ("eet.trans").
+	EET = NewLayout("eet", "orig", "trans")
+	// EETDML is the EET layout over a DELETE or UPDATE: the original statement and the table's
+	// post-image inside a rolled-back transaction ("eetdml.begin", "eetdml.dml", "eetdml.post",
+	// "eetdml.rollback"), then the transformed statement likewise ("eetdml.tbegin", ...).
+	EETDML = NewLayout("eetdml", "begin", "dml", "post", "rollback", "tbegin", "tdml", "tpost", "trollback")
 )

@@ -35,6 +35,11 @@
 // ((t0.c0 + 1) > (abs(t0.c1))), so precedence never matters and the reducer works on balanced
 // parentheses.
 //
+// With the dqe and eet oracles a case also holds the layouts fuzz.DQE, fuzz.EET and fuzz.EETDML
+// (dml.go): a SELECT, UPDATE and DELETE with one predicate over one table, each DML statement in a
+// rolled-back transaction, and a query and a DML statement with their expressions rewritten by
+// the EET rules (eet.go), rendered again from Params when the reducer shrinks a piece.
+//
 // The generator avoids the known sources of false positives: nondeterministic functions,
 // subqueries in predicates, DISTINCT in views (unless Options.DistinctViews), aggregates in views,
 // compound views whose arms differ in affinity or collation, LIKE in stored expressions after

@@ -26,6 +26,8 @@ type Generator struct {
 	gen   string
 	norec bool
 	pqs   bool
+	// dqe and eet say whether cases carry the DQE and EET layouts.
+	dqe, eet bool
 	// fams are the TLP layouts each case carries (of tlpLayouts), in the order of the oracles.
 	fams   []*fuzz.Layout
 	setups *fuzz.SetupCache[*setup]
@@ -52,6 +54,8 @@ func New(o Options) (*Generator, error) {
 		gen:    n.String(),
 		norec:  slices.Contains(n.Oracles, OracleNoREC),
 		pqs:    slices.Contains(n.Oracles, OraclePQS),
+		dqe:    slices.Contains(n.Oracles, OracleDQE),
+		eet:    slices.Contains(n.Oracles, OracleEET),
 		fams:   tlpFamilies(n.Oracles),
 		setups: fuzz.NewSetupCache[*setup](cacheSize),
 	}, nil
@@ -134,6 +138,7 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 			add(role)
 		}
 	}
+	g.dmlCases(r, st, c, &p, scope, types)
 	c.Params[ParamPred], c.Params[ParamFrom] = p.pred, p.from
 	if p.cols != "" {
 		c.Params[ParamCols], c.Params[ParamGroup] = p.cols, p.group

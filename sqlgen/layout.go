@@ -26,6 +26,8 @@ var oracleLayouts = map[string]*fuzz.Layout{
 	OracleTLPDistinct: fuzz.TLPDistinct,
 	OracleTLPGroupBy:  fuzz.TLPGroupBy,
 	OracleTLPAgg:      fuzz.TLPAgg,
+	OracleDQE:         fuzz.DQE,
+	OracleEET:         fuzz.EET, // and fuzz.EETDML when the case changes a table
 }
 
 // tlpLayouts are the layouts of the TLP family: an original query and its three partitions.
@@ -69,16 +71,25 @@ func family(role string) (fam *fuzz.Layout, part partition, ok bool) {
 }
 
 // pieces are the parameters the queries of a case are built from.
-type pieces struct{ pred, from, order, cols, group, agg, aggExpr string }
+type pieces struct {
+	pred, from, order, cols, group, agg, aggExpr string
+	// The pieces of the DQE and EET layouts (see the Param constants of dml.go).
+	table, tcols, dpred, set, ecols, ep, edp, eseed string
+}
 
 // piecesOf reads the pieces of a case's Params.
 func piecesOf(p map[string]string) pieces {
 	return pieces{pred: p[ParamPred], from: p[ParamFrom], order: p[ParamOrder], cols: p[ParamCols],
-		group: p[ParamGroup], agg: p[ParamAgg], aggExpr: p[ParamAggExpr]}
+		group: p[ParamGroup], agg: p[ParamAgg], aggExpr: p[ParamAggExpr],
+		table: p[ParamTable], tcols: p[ParamTCols], dpred: p[ParamDMLPred], set: p[ParamSet],
+		ecols: p[ParamEETCols], ep: p[ParamEETP], edp: p[ParamEETDP], eseed: p[ParamEETSeed]}
 }
 
 // render returns the text of the query with the given role, or "" for an unknown role.
 func (d *dialect) render(role string, p pieces) string {
+	if s, ok := d.renderDML(role, p); ok {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(p.from) + 2*len(p.pred) + len(p.order) + 2*len(p.cols) + 64)
 	w := b.WriteString

@@ -16,10 +16,13 @@ const (
 	OracleTLPGroupBy  = "tlp-groupby"
 	OracleTLPAgg      = "tlp-agg"
 	OraclePQS         = "pqs"
+	OracleDQE         = "dqe"
+	OracleEET         = "eet"
 )
 
 // oracleNames lists the valid oracles in their canonical order.
-var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg, OraclePQS}
+var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg,
+	OraclePQS, OracleDQE, OracleEET}
 
 // dialectChoices lists the valid dialects, sorted.
 var dialectChoices = dialectNames()
@@ -48,7 +51,8 @@ type Options struct {
 	// differential).
 	Dialect string
 	// Oracles selects the query layouts each case carries, from "norec", "tlp-where",
-	// "tlp-having", "tlp-distinct", "tlp-groupby" and "tlp-agg" (default: norec and tlp-where).
+	// "tlp-having", "tlp-distinct", "tlp-groupby", "tlp-agg", "dqe" and "eet" (default: norec and
+	// tlp-where). With dqe, every table of a setup gets the tracking column [TrackColumn].
 	Oracles []string
 	// QueriesPerDB is how many consecutive cases share one setup (default 100, at most 65536).
 	QueriesPerDB int

@@ -138,7 +138,9 @@ func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Cas
 		} else {
 			delete(cand.Params, ParamOrder)
 		}
-		for k, v := range map[string]string{ParamCols: p.cols, ParamGroup: p.group, ParamAggExpr: p.aggExpr} {
+		for k, v := range map[string]string{ParamCols: p.cols, ParamGroup: p.group, ParamAggExpr: p.aggExpr,
+			ParamTCols: p.tcols, ParamDMLPred: p.dpred, ParamSet: p.set, ParamEETCols: p.ecols, ParamEETP: p.ep,
+			ParamEETDP: p.edp} {
 			if v != "" {
 				cand.Params[k] = v
 			}
@@ -159,6 +161,10 @@ func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Cas
 		piecePass("cols", func(p *pieces) *string { return &p.cols }, listCandidates),
 		piecePass("group", func(p *pieces) *string { return &p.group }, listCandidates),
 		piecePass("aggexpr", func(p *pieces) *string { return &p.aggExpr }, shrinkCandidates),
+		piecePass("dmlpred", func(p *pieces) *string { return &p.dpred }, shrinkCandidates),
+		piecePass("set", func(p *pieces) *string { return &p.set }, setCandidates),
+		piecePass("tcols", func(p *pieces) *string { return &p.tcols }, listCandidates),
+		piecePass("eetcols", func(p *pieces) *string { return &p.ecols }, eetColsCandidates),
 	}
 	reduce.Fixpoint(ctx, p0, passes, func(p pieces) bool { return try(build(p)) }, 0)
 }
@@ -395,4 +401,39 @@ func piecePass(name string, field func(*pieces) *string, cands func(string) []st
 		}
 		return out
 	}}
+}
+
+// setCandidates returns an UPDATE's assignment "cN = value" with the value shrunk.
+func setCandidates(set string) []string {
+	col, val, ok := strings.Cut(set, " = ")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, v := range append(shrinkCandidates(val), simpleLiterals...) {
+		if len(v) < len(val) {
+			out = append(out, col+" = "+v)
+		}
+	}
+	return out
+}
+
+// eetColsCandidates returns a select list without each of its items in turn, and with each item
+// shrunk.
+func eetColsCandidates(list string) []string {
+	items := splitTop(list)
+	var out []string
+	if len(items) > 1 {
+		for i := range items {
+			out = append(out, strings.Join(slices.Delete(slices.Clone(items), i, i+1), ", "))
+		}
+	}
+	for i, it := range items {
+		for _, c := range shrinkCandidates(it) {
+			cand := slices.Clone(items)
+			cand[i] = c
+			out = append(out, strings.Join(cand, ", "))
+		}
+	}
+	return out
 }

@@ -36,7 +36,11 @@ type rel struct {
 	types []sqlType
 	// model holds a table's columns (nil for a view), for the expression evaluator.
 	model []column
-	temp  bool
+	// dml says the relation is a table whose changes a transaction rolls back (DQE and EET DML
+	// change it), and sets lists the indexes of the columns an UPDATE may assign.
+	dml  bool
+	sets []int
+	temp bool
 	// weight is 1 for a table and the sum of its inputs' weights for a view over a join; a view
 	// reads relations of total weight at most 2.
 	weight int
@@ -216,6 +220,19 @@ func buildSetup(d *dialect, o *Options, r *rng) *setup {
 				p *= s.rels[k].rows
 			}
 			rl.rows += p
+		}
+	}
+	for i, t := range s.tables {
+		rl := &s.rels[i]
+		rl.dml = true
+		for j, c := range t.cols {
+			if !c.generated {
+				rl.sets = append(rl.sets, j)
+			}
+		}
+		if o.tracks() {
+			// Added last, so that INSERTs without a column list fill the generated columns.
+			s.stmts = append(s.stmts, "ALTER TABLE "+t.name+" ADD COLUMN "+TrackColumn+" INT DEFAULT 0")
 		}
 	}
 	return &setup{stmts: s.stmts, rels: s.rels}

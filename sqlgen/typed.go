@@ -71,6 +71,9 @@ type typedData struct {
 	settings         []string
 	updates, deletes bool
 	views            bool
+	// noRollback says the engine cannot UPDATE or DELETE inside a transaction it rolls back, so
+	// cases carry no DQE and no EET DML queries.
+	noRollback bool
 }
 
 // typedGen writes random typed expressions into b. Like exprGen it parenthesizes every compound

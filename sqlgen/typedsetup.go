@@ -173,9 +173,14 @@ func (s *typedSetup) createTable(i int) {
 		s.gen(&s.b, names, types, 2).predicate()
 		s.ws(")")
 	}
+	if s.o.tracks() {
+		s.ws(", ", TrackColumn, " INT DEFAULT 0")
+	}
 	s.ws(")")
+	suffix := ""
 	if len(td.tableSuffixes) > 0 && r.oneIn(3) {
-		s.ws(pick(r, td.tableSuffixes))
+		suffix = pick(r, td.tableSuffixes)
+		s.ws(suffix)
 	}
 	s.emit()
 	s.tables = append(s.tables, cols)
@@ -183,7 +188,13 @@ func (s *typedSetup) createTable(i int) {
 	for k, n := range names {
 		q[k] = name + "." + n
 	}
-	s.rels = append(s.rels, rel{name: name, cols: q, types: types, weight: 1})
+	sets := make([]int, len(names))
+	for k := range sets {
+		sets[k] = k
+	}
+	// A storage engine other than InnoDB (MyISAM, Aria) does not roll back.
+	dml := !td.noRollback && (!strings.Contains(suffix, "ENGINE=") || strings.Contains(suffix, "InnoDB"))
+	s.rels = append(s.rels, rel{name: name, cols: q, types: types, weight: 1, dml: dml, sets: sets})
 }
 
 // insert writes an INSERT of one to four rows into table ti and returns the rows it adds at most.

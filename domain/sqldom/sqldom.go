@@ -134,6 +134,8 @@ var table = domain.OracleTable[*env]{
 	{OracleInfo: domain.OracleInfo{Name: "tlp-groupby"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "groupby", Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "tlp-agg"}, New: func(*env) fuzz.Oracle { return oracles.TLPAgg{Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "pqs"}, New: func(*env) fuzz.Oracle { return oracles.PQS{} }},
+	{OracleInfo: domain.OracleInfo{Name: "dqe"}, New: func(e *env) fuzz.Oracle { return oracles.DQE{Expect: e.expect, Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "eet"}, New: func(e *env) fuzz.Oracle { return oracles.EET{Expect: e.expect, Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true, Auto: true}, New: func(*env) fuzz.Oracle {
 		return oracles.Rows{Layouts: []*fuzz.Layout{fuzz.NoREC, fuzz.TLPWhere, fuzz.TLPHaving, fuzz.TLPDistinct, fuzz.TLPGroupBy}, Show: show}
 	}},

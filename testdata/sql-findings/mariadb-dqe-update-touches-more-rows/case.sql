@@ -1,0 +1,38 @@
+CREATE TABLE t0 (c0 DECIMAL UNIQUE, mark INT DEFAULT 0);
+INSERT INTO t0 (c0) VALUES (21904.3), (11652.6);
+INSERT INTO t0 (c0) VALUES (22232.9), (0.0);
+INSERT INTO t0 (c0) VALUES (28109.5), (129.27);
+INSERT INTO t0 (c0) VALUES (15206.5), (28709.5), (23433.9);
+INSERT IGNORE INTO t0 (c0) VALUES (535.5);
+INSERT INTO t0 (c0) VALUES (10669.8);
+UPDATE t0 SET c0 = 195.73 WHERE ((- t0.c0) = 0.001);
+INSERT INTO t0 (c0) VALUES (8119.6), (306.88);
+INSERT INTO t0 (c0) VALUES (7896.8), (22987.5);
+CREATE VIEW v0 AS SELECT (t0.c0 * 0.001) AS c0, t0.c0 AS c1, t0.c0 AS c2 FROM t0 WHERE (NOT (926.11 IS NOT NULL));
+INSERT INTO t0 (c0) VALUES (6174.8);
+INSERT IGNORE INTO t0 (c0) VALUES (28810.6), (NULL), (11504.8);
+UPDATE t0 SET c0 = 994.18;
+INSERT IGNORE INTO t0 (c0) VALUES (-1.0), (2244.1);
+SET SESSION optimizer_switch = 'condition_pushdown_for_derived=off';
+INSERT INTO t0 (c0) VALUES (1800.1), (300.94);
+INSERT INTO t0 (c0) VALUES (17120.4), (NULL), (18579.5);
+-- dqe.select
+SELECT t0.c0 FROM t0 WHERE (ceil(CAST(NULL AS DECIMAL(20,5))) <=> t0.c0);
+-- dqe.all
+SELECT t0.c0 FROM t0;
+-- dqe.ubegin
+BEGIN;
+-- dqe.update
+UPDATE t0 SET mark = 1 WHERE (ceil(CAST(NULL AS DECIMAL(20,5))) <=> t0.c0);
+-- dqe.updated
+SELECT t0.c0 FROM t0 WHERE mark = 1;
+-- dqe.urollback
+ROLLBACK;
+-- dqe.dbegin
+BEGIN;
+-- dqe.delete
+DELETE FROM t0 WHERE (ceil(CAST(NULL AS DECIMAL(20,5))) <=> t0.c0);
+-- dqe.remaining
+SELECT t0.c0 FROM t0;
+-- dqe.drollback
+ROLLBACK;
