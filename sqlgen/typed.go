@@ -71,6 +71,12 @@ type typedData struct {
 	settings         []string
 	updates, deletes bool
 	views            bool
+
+	// notNull allows NOT NULL columns where constraints is false: the engine enforces NOT NULL
+	// but takes keys on trust (unenforced keys the optimizer believes give wrong answers).
+	notNull bool
+	// noIndexes says the engine has no CREATE INDEX.
+	noIndexes bool
 }
 
 // typedGen writes random typed expressions into b. Like exprGen it parenthesizes every compound

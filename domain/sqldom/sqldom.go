@@ -13,6 +13,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/datafusion"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
 	"github.com/polyfuzz/polyfuzz/targets/duckdbpy"
 	"github.com/polyfuzz/polyfuzz/targets/mysql"
@@ -28,7 +29,8 @@ rows, groups, distinct rows or aggregate against its partitions by p, NOT p and 
 crash, hang and unexpected-error detection. Several --dbms flags run each case, written in the SQL
 the engines share, on every engine, and add the cross-engine differential oracle (diff).
 
-Engines: sqlite and duckdb are embedded (no setup). postgres, mariadb and mysql are servers: give
+Engines: sqlite and duckdb are embedded (no setup); datafusion (Apache DataFusion) runs in a Python
+process of the project's environment (source scripts/python.sh && python_env). postgres, mariadb and mysql are servers: give
 --dbms postgres=postgres://USER:PASS@HOST:PORT/DB or set POLYFUZZ_POSTGRES_DSN (POLYFUZZ_MARIADB_DSN,
 POLYFUZZ_MYSQL_DSN; MySQL's own USER:PASS@tcp(HOST:PORT)/DB works too). Each worker works in a
 schema (PostgreSQL) or database (MySQL, MariaDB) of its own that polyfuzz creates and drops; a
@@ -40,7 +42,7 @@ also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
 // Domain is the SQL domain.
 var Domain = &domain.Domain{
 	Name:     "sql",
-	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, PostgreSQL, MariaDB, MySQL",
+	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, DataFusion, PostgreSQL, MariaDB, MySQL",
 	Synopsis: synopsis, Unit: "test cases", Owns: "its own database",
 	EngineFlag: "dbms", DefaultEngine: "sqlite",
 	Engines:        engineList(),
@@ -71,6 +73,10 @@ var engines = []engine{
 		return duckdb.Open(duckdb.Options{Timeout: s.Timeout})
 	}, Versions: "any duckdb wheel on PyPI from " + duckdbpy.Oldest + " (duckdb@0.8.1 is duckdb==0.8.1), run by python3 " +
 		"after polyfuzz bench install duckdb==0.8.1"}},
+	// DataFusion runs in a Python process of its own (targets/datafusion): a crash there is a finding.
+	{dialect: "datafusion", Engine: domain.Engine{Name: "datafusion", Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		return datafusion.Open(datafusion.Options{Timeout: s.Timeout})
+	}}},
 	{dialect: "postgres", Engine: domain.Engine{Name: "postgres", Env: "POLYFUZZ_POSTGRES_DSN", Example: "postgres://USER:PASS@127.0.0.1:5432/DB",
 		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
 			return postgres.Open(ctx, postgres.Options{DSN: s.DSN, Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
