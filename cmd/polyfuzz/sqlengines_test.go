@@ -25,6 +25,9 @@ import (
 // that an earlier test crashed to be back (the test script's supervisor restarts MariaDB).
 func engineArg(t *testing.T, name string) string {
 	t.Helper()
+	if name == "datafusion" {
+		needDataFusion(t) // a Python process of the project's environment
+	}
 	e, _ := sqldom.Domain.Engine(name)
 	env := e.Env
 	if env == "" {
