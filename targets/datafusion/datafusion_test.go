@@ -47,6 +47,7 @@ func TestValues(t *testing.T) {
 		{"CAST(0.1 AS DOUBLE)", "r:0.1"}, {"CAST(1e6 AS DOUBLE)", "r:1e+06"}, {"CAST(123456 AS DOUBLE)", "r:123456"},
 		{"CAST('NaN' AS DOUBLE)", "r:NaN"}, {"CAST('Infinity' AS DOUBLE)", "r:+Inf"}, {"CAST('-Infinity' AS REAL)", "r:-Inf"},
 		{"CAST(-0.0 AS DOUBLE)", "r:-0"}, {"5e-324", "r:5e-324"},
+		{"CAST('-Infinity' AS DOUBLE) - CAST('-Infinity' AS DOUBLE)", NegNaN}, {"- CAST('NaN' AS REAL)", NegNaN},
 		{"''", "t:"}, {"'a'", "t:a"}, {"'tab\there'", "t:tab\there"}, {"'line\nbreak\\'", "t:line\nbreak\\"},
 		{"'é'", "t:é"}, {"arrow_cast('x', 'LargeUtf8')", "t:x"}, {"X'00ff'", "b:00ff"},
 		{"DATE '2020-01-31'", "t:2020-01-31"},

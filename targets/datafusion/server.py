@@ -9,7 +9,8 @@ replaces the context by a new one, which drops every table, view and setting.
 
 Values are written with a tag the Go side turns into the canonical form, chosen by the Arrow type
 of the result column: NULL, B:true|false, i:<int> (every integer width, signed or not),
-d:<Decimal>, r:<repr of a Float64>, f:<repr of a Float32 or Float16>, t:<text> (Utf8, LargeUtf8,
+d:<Decimal>, r:<repr of a Float64>, f:<repr of a Float32 or Float16> (-nan for a NaN whose sign
+bit is set), t:<text> (Utf8, LargeUtf8,
 Utf8View), b:<hex> (the binary types), and x:<text> for the other types (dates, times, lists).
 Escaping writes \\ as \\\\, tab as \\t, newline as \\n and carriage return as \\r.
 
@@ -24,6 +25,7 @@ which the Go side reports as a crash.
 rowserver.StartPython puts rowserver's serve.py (serve, ESCAPES) before this program.
 """
 
+import math
 import sys
 
 try:
@@ -107,6 +109,14 @@ def error(e):
     return "E\t" + code + "\t" + msg.strip().translate(ESCAPES) + "\n"
 
 
+def floatrepr(v):
+    """repr of a float, and -nan for a NaN whose sign bit is set: DataFusion orders and groups
+    floats by IEEE 754's total order, where -NaN and NaN are different values."""
+    if v != v and math.copysign(1.0, v) < 0:
+        return "-nan"
+    return repr(v)
+
+
 def tagger(t):
     """The function that writes a value of Arrow type t with its tag."""
     if pa.types.is_boolean(t):
@@ -114,9 +124,9 @@ def tagger(t):
     if pa.types.is_integer(t):
         return lambda v: "i:%d" % v
     if pa.types.is_float64(t):
-        return lambda v: "r:" + repr(v)
+        return lambda v: "r:" + floatrepr(v)
     if pa.types.is_floating(t):
-        return lambda v: "f:" + repr(float(v))
+        return lambda v: "f:" + floatrepr(float(v))
     if pa.types.is_decimal(t):
         return lambda v: "d:" + str(v)
     if pa.types.is_string(t) or pa.types.is_large_string(t) or str(t) == "string_view":
