@@ -22,7 +22,7 @@ func needDataFusion(t *testing.T) {
 func TestDataFusionOraclesFire(t *testing.T) {
 	needDataFusion(t)
 	out := t.TempDir()
-	stdout := runCampaign(t, 400, "sql", "--dbms", "datafusion", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2",
+	stdout := runCampaign(t, 150, "sql", "--dbms", "datafusion", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2",
 		"--quiet", "--out", out, "--fault", `drop-row:^SELECT .* (WHERE|HAVING) `, "--reduce-time", "1m")
 	recs := records(t, out)
 	for _, o := range logicOracles {
@@ -50,7 +50,7 @@ func TestDataFusionOraclesFire(t *testing.T) {
 func TestDataFusionDiffFires(t *testing.T) {
 	needDataFusion(t)
 	out := t.TempDir()
-	stdout := runCampaign(t, 200, "sql", "--dbms", "datafusion", "--dbms", "duckdb", "--dbms", "sqlite",
+	stdout := runCampaign(t, 100, "sql", "--dbms", "datafusion", "--dbms", "duckdb", "--dbms", "sqlite",
 		"--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet", "--oracle", "norec", "--out", out,
 		"--fault", `drop-row:^SELECT \* FROM .* WHERE `, "--reduce-time", "1m")
 	title := "diff: datafusion: returns different rows than duckdb,sqlite"
