@@ -25,7 +25,7 @@
 // process that dies is a fuzz.StatusCrash; the next Exec or Reset starts a new process. Reset
 // otherwise replaces the SessionContext by a new one in the running process.
 //
-// This package imports only fuzz, targets/rowserver and the standard library.
+// This package imports only fuzz, targets/rowserver (and what it imports) and the standard library.
 package datafusion
 
 import (
