@@ -52,7 +52,7 @@ var datafusionDialect = &dialect{
 			tfunc{"nanvl", tFloat, []sqlType{tFloat, tFloat}}, tfunc{"gcd", tInt, []sqlType{tInt, tInt}},
 			tfunc{"concat", tText, []sqlType{tText, tText}}, tfunc{"concat_ws", tText, []sqlType{tText, tText, tText}},
 			tfunc{"translate", tText, []sqlType{tText, tText, tText}}, tfunc{"isnan", tBool, []sqlType{tFloat}}), "round", tNum),
-		notNull: true, defaults: true, noIndexes: true,
+		notNull: true, defaults: true, noIndexes: true, floatDecimalApart: true,
 		settings: []string{
 			"SET datafusion.execution.target_partitions = 1", "SET datafusion.execution.target_partitions = 4",
 			"SET datafusion.execution.batch_size = 1", "SET datafusion.execution.batch_size = 2",
