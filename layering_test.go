@@ -50,6 +50,7 @@ var rules = []rule{
 	{"targets/duckdbpy", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/turso", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/sqlitelib", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi", "targets/sqlite"}},
+	{"targets/datafusion", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/sqlserver", []string{"fuzz", "targets/redact", "targets/unreachable"}},
 	{"targets/sqlserver/sqlservertest", []string{"fuzz", "internal/sqltest", "internal/testenv", "targets/sqlserver",
 		"targets/redact", "targets/unreachable"}},

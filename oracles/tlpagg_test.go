@@ -73,6 +73,12 @@ func TestTLPAgg(t *testing.T) {
 		{"sum exact null mismatch", "SUM", 0, N, [][]string{{"i:5"}, {N}, {N}},
 			"tlp-agg: sqlite: sum of partitions differs from the sum", ""},
 		{"sum non-numeric", "SUM", 0, "t:1 day", [][]string{{"t:1 day"}, {N}, {N}}, "", "non-numeric"},
+		// DataFusion's SUM of BIGINT wraps: 2^62 + 2^62 + 1 answers -2^63 + 1.
+		{"sum wrapped beyond bigint", "SUM", 0, "i:-9223372036854775807",
+			[][]string{{"i:4611686018427387904"}, {"i:4611686018427387904"}, {"i:1"}}, "", "int-overflow"},
+		{"sum differs within bigint", "SUM", 0, "i:-9223372036854775807",
+			[][]string{{"i:4611686018427387904"}, {"i:-4611686018427387904"}, {"i:1"}},
+			"tlp-agg: sqlite: sum of partitions differs from the sum", ""},
 
 		{"avg", "AVG", 0, "d:2.3333333333333333", [][]string{{"i:3", "i:1"}, {"i:4", "i:2"}, {N, "i:0"}}, "", ""},
 		{"avg mysql scale", "AVG", 0, "d:2.3333", [][]string{{"i:3", "i:1"}, {"i:4", "i:2"}, {N, "i:0"}}, "", ""},
@@ -88,6 +94,8 @@ func TestTLPAgg(t *testing.T) {
 			"tlp-agg: sqlite: avg of partitions differs from the avg", ""},
 		{"avg value without rows", "AVG", 0, "i:1", [][]string{{N, "i:0"}, {N, "i:0"}, {N, "i:0"}},
 			"tlp-agg: sqlite: avg of partitions differs from the avg", ""},
+		{"avg of a wrapped sum", "AVG", 0, "r:1.5372286728091292e+18",
+			[][]string{{N, "i:0"}, {N, "i:0"}, {"i:-9223372036854775806", "i:6"}}, "", "int-overflow"},
 		{"avg float sums", "AVG", 0, "r:0.15", [][]string{{"r:0.1", "i:1"}, {"r:0.2", "i:1"}, {N, "i:0"}}, "", "inexact-sum"},
 		{"avg non-count", "AVG", 0, "i:1", [][]string{{"i:1", "t:x"}, {N, "i:0"}, {N, "i:0"}},
 			"tlp-agg: sqlite: count query returned a non-count", ""},

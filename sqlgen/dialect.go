@@ -130,7 +130,7 @@ type dialect struct {
 
 var dialects = map[string]*dialect{
 	"sqlite": sqliteDialect, "postgres": postgresDialect, "mysql": mysqlDialect, "duckdb": duckdbDialect,
-	"common": commonDialect, "turso": tursoDialect,
+	"common": commonDialect, "turso": tursoDialect, "datafusion": datafusionDialect,
 }
 
 func dialectNames() []string {

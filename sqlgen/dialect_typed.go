@@ -168,7 +168,7 @@ var commonDialect = &dialect{
 	unoptPre:  "SELECT SUM(count) FROM (SELECT CASE WHEN (",
 	unoptMid:  ") THEN 1 ELSE 0 END AS count FROM ",
 	unoptPost: ") AS res",
-	expected:  expectedSQLite + "\n" + expectedPostgres + "\n" + expectedMySQL + "\n" + expectedDuckDB,
+	expected:  expectedSQLite + "\n" + expectedPostgres + "\n" + expectedMySQL + "\n" + expectedDuckDB + "\n" + expectedDataFusion,
 	typed: &typedData{
 		colTypes: [tCount][]string{tInt: {"INT"}, tText: {"VARCHAR(20)"}},
 		nulls:    [tCount]string{tBool: "NULLIF(TRUE, TRUE)", tInt: "NULLIF(0, 0)", tText: "NULLIF('a', 'a')"},

@@ -65,7 +65,7 @@ func TestOptionsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
 	}{
-		{"sqlgen{dialect=oracle}", `dialect: unknown dialect "oracle"; use common, duckdb, mysql, postgres, sqlite`},
+		{"sqlgen{dialect=oracle}", `dialect: unknown dialect "oracle"; use ` + strings.Join(dialectNames(), ", ")},
 		{"sqlgen{oracles=norec,nosuch}", `oracles: unknown oracle "nosuch"; use norec, tlp-where, tlp-having`},
 		{"sqlgen{oracles=}", "oracles is empty; name at least one of norec"},
 		{"sqlgen{oracles=norec,norec}", "oracles: norec listed twice; name it once"},

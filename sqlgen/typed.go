@@ -74,6 +74,15 @@ type typedData struct {
 	// noRollback says the engine cannot UPDATE or DELETE inside a transaction it rolls back, so
 	// cases carry no DQE and no EET DML queries.
 	noRollback bool
+
+	// notNull allows NOT NULL columns where constraints is false: the engine enforces NOT NULL
+	// but takes keys on trust (unenforced keys the optimizer believes give wrong answers).
+	notNull bool
+	// noIndexes says the engine has no CREATE INDEX.
+	noIndexes bool
+	// floatDecimalApart keeps DECIMAL and float operands out of one comparison: DataFusion
+	// compares them as decimals, which cannot hold every float (apache/datafusion#14272).
+	floatDecimalApart bool
 }
 
 // typedGen writes random typed expressions into b. Like exprGen it parenthesizes every compound
@@ -235,7 +244,11 @@ func (g *typedGen) cmpType() (sqlType, sqlType) {
 		}
 		return t, tText
 	case t.numeric() && g.r.oneIn(4):
-		return t, pickNumeric(g.r, g.t)
+		u := pickNumeric(g.r, g.t)
+		if g.t.floatDecimalApart && (t == tNum && u == tFloat || t == tFloat && u == tNum) {
+			u = t
+		}
+		return t, u
 	}
 	return t, t
 }

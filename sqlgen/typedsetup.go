@@ -75,7 +75,9 @@ func buildTypedSetup(d *dialect, o *Options, r *rng) *setup {
 		case actInsert:
 			rows[ti] += s.insert(ti)
 		case actIndex:
-			s.createIndex(ti)
+			if !s.td.noIndexes {
+				s.createIndex(ti)
+			}
 		case actView:
 			s.createView()
 		case actUpdate:
@@ -150,8 +152,8 @@ func (s *typedSetup) createTable(i int) {
 		if j == pk {
 			s.ws(" PRIMARY KEY")
 			c.unique, c.notNull = true, true
-		} else if td.constraints {
-			if r.oneIn(8) {
+		} else if td.constraints || td.notNull {
+			if td.constraints && r.oneIn(8) {
 				s.ws(" UNIQUE")
 				c.unique = true
 			}

@@ -259,7 +259,7 @@ func TestBadInput(t *testing.T) {
 	os.WriteFile(file, nil, 0o644)
 	notFinding := t.TempDir()
 	checkBadInputs(t, []badInput{
-		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown engine "oracle" (known: sqlite, duckdb, postgres, mariadb, mysql)`},
+		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown engine "oracle" (known: sqlite, duckdb, datafusion, postgres, mariadb, mysql)`},
 		{"unknown oracle", []string{"sql", "--oracle", "pqs"}, 2, `unknown --oracle "pqs"`},
 		{"unwritable out", []string{"sql", "--tests", "1", "--out", filepath.Join(file, "out")}, 2,
 			"cannot write to output directory"},

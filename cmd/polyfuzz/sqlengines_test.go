@@ -29,6 +29,9 @@ func engineArg(t *testing.T, name string) string {
 	if name == "turso" {
 		needTurso(t)
 	}
+	if name == "datafusion" {
+		needDataFusion(t) // a Python process of the project's environment
+	}
 	e, _ := sqldom.Domain.Engine(name)
 	env := e.Env
 	if env == "" {

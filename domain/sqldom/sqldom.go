@@ -14,6 +14,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/datafusion"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
 	"github.com/polyfuzz/polyfuzz/targets/duckdbpy"
 	"github.com/polyfuzz/polyfuzz/targets/mysql"
@@ -31,9 +32,10 @@ rows, groups, distinct rows or aggregate against its partitions by p, NOT p and 
 crash, hang and unexpected-error detection. Several --dbms flags run each case, written in the SQL
 the engines share, on every engine, and add the cross-engine differential oracle (diff).
 
-Engines: sqlite and duckdb are embedded (no setup); turso (Turso, the Rust rewrite of SQLite) runs in
-a Python process with the pyturso package (scripts/python.sh), and with sqlite its cases are
-written in the SQL both read. postgres, mariadb and mysql are servers: give
+Engines: sqlite and duckdb are embedded (no setup); turso (Turso, the Rust rewrite of SQLite) and
+datafusion (Apache DataFusion) run in a Python process of the project's environment (source
+scripts/python.sh && python_env), and with sqlite turso's cases are written in the SQL both read.
+postgres, mariadb and mysql are servers: give
 --dbms postgres=postgres://USER:PASS@HOST:PORT/DB or set POLYFUZZ_POSTGRES_DSN (POLYFUZZ_MARIADB_DSN,
 POLYFUZZ_MYSQL_DSN; MySQL's own USER:PASS@tcp(HOST:PORT)/DB works too). Each worker works in a
 schema (PostgreSQL) or database (MySQL, MariaDB) of its own that polyfuzz creates and drops; a
@@ -45,7 +47,7 @@ also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
 // Domain is the SQL domain.
 var Domain = &domain.Domain{
 	Name:     "sql",
-	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, PostgreSQL, MariaDB, MySQL, Turso",
+	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, DataFusion, PostgreSQL, MariaDB, MySQL, Turso",
 	Synopsis: synopsis, Unit: "test cases", Owns: "its own database",
 	EngineFlag: "dbms", DefaultEngine: "sqlite",
 	Engines:        engineList(),
@@ -83,6 +85,10 @@ var engines = []engine{
 	// Turso runs in a Python process of its own: a panic there is a crash finding.
 	{dialect: "turso", Engine: domain.Engine{Name: "turso", Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
 		return turso.Open(turso.Options{Timeout: s.Timeout})
+	}}},
+	// DataFusion runs in a Python process of its own (targets/datafusion): a crash there is a finding.
+	{dialect: "datafusion", Engine: domain.Engine{Name: "datafusion", Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		return datafusion.Open(datafusion.Options{Timeout: s.Timeout})
 	}}},
 	{dialect: "postgres", Engine: domain.Engine{Name: "postgres", Env: "POLYFUZZ_POSTGRES_DSN", Example: "postgres://USER:PASS@127.0.0.1:5432/DB",
 		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {

@@ -168,7 +168,7 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	case fuzz.StatusOK:
 		for _, row := range res.Rows {
 			for i, v := range row {
-				row[i] = Canonical(v)
+				row[i] = rowserver.Canonical(v)
 			}
 		}
 	case fuzz.StatusEngineError:
@@ -187,25 +187,3 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 
 // Close stops the process.
 func (t *Target) Close() error { return t.s.Close() }
-
-// Canonical turns a value as the server writes it (see server.py) into its canonical form.
-func Canonical(v string) string {
-	if len(v) < 2 || v[1] != ':' {
-		return v // NULL
-	}
-	switch v[0] {
-	case 'r':
-		if f, err := strconv.ParseFloat(v[2:], 64); err == nil {
-			return fuzz.Float(f)
-		}
-	case 'f':
-		if f, err := strconv.ParseFloat(v[2:], 64); err == nil {
-			return fuzz.Float32(float32(f))
-		}
-	case 'd':
-		return fuzz.Decimal(v[2:])
-	case 'x':
-		return "t:" + v[2:]
-	}
-	return v
-}

@@ -350,3 +350,28 @@ func StartPython(p PythonServer) (*Server, error) {
 		Timeout: p.Timeout,
 	})
 }
+
+// Canonical turns a value as a Python SQL row server writes it into its canonical form (see
+// fuzz.Int and the others): the tags r:<repr of a double>, f:<repr of a float32 held in a
+// double>, d:<decimal text> and x:<text of another type> are rewritten as r:, r:, d: and t:
+// values; every other value (NULL, i:, t:, b:, B:) is already canonical.
+func Canonical(v string) string {
+	if len(v) < 2 || v[1] != ':' {
+		return v // NULL
+	}
+	switch v[0] {
+	case 'r':
+		if f, err := strconv.ParseFloat(v[2:], 64); err == nil {
+			return fuzz.Float(f)
+		}
+	case 'f':
+		if f, err := strconv.ParseFloat(v[2:], 64); err == nil {
+			return fuzz.Float32(float32(f))
+		}
+	case 'd':
+		return fuzz.Decimal(v[2:])
+	case 'x':
+		return "t:" + v[2:]
+	}
+	return v
+}

@@ -1,0 +1,26 @@
+CREATE TABLE t0 (c0 BOOLEAN, c1 VARCHAR);
+INSERT INTO t0 (c0, c1) VALUES (FALSE, 'Abc'), (FALSE, 'x y');
+INSERT INTO t0 (c0, c1) VALUES (TRUE, NULL), (FALSE, 'ab');
+INSERT INTO t0 (c0, c1) VALUES (FALSE, ' a'), (TRUE, NULL);
+INSERT INTO t0 (c0, c1) VALUES (TRUE, '');
+INSERT INTO t0 (c0, c1) VALUES (FALSE, '_'), (FALSE, 'true');
+INSERT INTO t0 (c0, c1) VALUES (TRUE, '-1'), (FALSE, '1');
+INSERT INTO t0 (c0, c1) VALUES (TRUE, 'NULL');
+INSERT INTO t0 (c0, c1) VALUES (NULL, 'é');
+INSERT INTO t0 (c0, c1) VALUES (FALSE, 'NULL'), (TRUE, 'true');
+INSERT INTO t0 (c0, c1) VALUES (TRUE, '%');
+INSERT INTO t0 (c0, c1) VALUES (TRUE, 'a'), (FALSE, '-1');
+INSERT INTO t0 (c0, c1) VALUES (FALSE, 'ab');
+CREATE VIEW v0 AS SELECT t0.c1 AS c0, t0.c0 AS c1 FROM t0;
+INSERT INTO t0 (c0, c1) VALUES (FALSE, 'Abc'), (TRUE, '10'), (FALSE, '_'), (FALSE, '1');
+SET datafusion.optimizer.max_passes = 1;
+INSERT INTO t0 (c0, c1) VALUES (TRUE, NULL), (TRUE, 'true');
+INSERT INTO t0 (c0, c1) VALUES (NULL, '_');
+INSERT INTO t0 (c0, c1) VALUES (TRUE, 'A'), (TRUE, 'true');
+INSERT INTO t0 (c0, c1) VALUES (TRUE, 'x y');
+SET datafusion.optimizer.enable_topk_aggregation = false;
+INSERT INTO t0 (c0, c1) VALUES (TRUE, 'é'), (FALSE, 'a '), (TRUE, 'ab');
+INSERT INTO t0 (c0, c1) VALUES (FALSE, 'b'), (TRUE, 'b'), (TRUE, ''), (FALSE, 'true');
+INSERT INTO t0 (c0, c1) VALUES (FALSE, 'Abc'), (FALSE, '_');
+-- norec.unopt
+SELECT SUM(count) FROM (SELECT CAST(((right(('a ' || v0.c0), 3) <= upper(to_hex(1000)))) IS TRUE AS BIGINT) AS count FROM v0) AS res;

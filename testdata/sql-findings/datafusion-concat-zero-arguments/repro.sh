@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# error: datafusion: execution execution error: function ? user-defined coercion failed with: error during planning: concat 
+# kind: unexpected-error, oracle: error, seed: 13779301131843862539
+# engines: datafusion 55.2.0;
+# expected: an answer
+# actual: Execution: Execution error: Function 'concat' user-defined coercion failed with: Error during planning: concat does not support zero arguments (in the query)
+# on the original case: expected an answer; actual Execution: Execution error: Function 'concat' user-defined coercion failed with: Error during planning: concat does not support zero arguments (in the query)
+# polyfuzz: 0.2.0
+# replay: polyfuzz replay testdata/sql-findings/datafusion-concat-zero-arguments
+#
+# Runs the case with each engine's own client and judges the answers as the oracle did.
+# Exit status: 0 the bug reproduces, 1 it does not, 2 this script cannot tell (a client is
+# missing, a server unreachable, a query failed, a planted fault, or an oracle a shell cannot judge).
+set -u
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# cannot says why the bug cannot be judged here and exits 2.
+cannot() { echo "repro.sh: cannot judge: $*" >&2; exit 2; }
+# version NAME RECORDED RUNNING prints the version that runs and warns when the finding was recorded on another.
+version() {
+	echo "== $1: $3"
+	case "$3" in *"$2"*) ;; *) echo "repro.sh: warning: the finding was recorded on $1 $2; this is $3" >&2 ;; esac
+}
+# limit SECONDS CMD... runs CMD, killed after SECONDS when timeout(1) is there (exit status 124).
+limit() { if command -v timeout >/dev/null; then timeout "$@"; else shift; "$@"; fi; }
+# sec ENGINE ROLE prints ENGINE's answer to the query of ROLE.
+sec() { awk -v r="---- $2" '$0 == r { on = 1; next } /^---- / { on = 0 } on' "$tmp/$1.out"; }
+# ran ENGINE says whether ENGINE answered every query (the end line was printed and no query failed).
+ran() { grep -qx -- '---- end' "$tmp/$1.out" && [ ! -s "$tmp/$1.qfail" ]; }
+
+cannot 'no client known for datafusion'
+
+# error: the engine crashed (killed by a signal, or its server lost), hung, or printed the
+# recorded error message.
+judge() {
+	local st; st=$(cat "$tmp/$1.status")
+	if grep -qF -- 'Execution error: Function '\''concat'\'' user-defined coercion fai' "$tmp/$1.out" "$tmp/$1.err"; then echo "$1: the error is back"; return 0; fi
+	echo "$1: no error 'Execution error: Function '\''concat'\'' user-defined coercion fai'"; return 1
+}
+res=1
+for e in datafusion; do
+	judge "$e"
+	case $? in
+	0) echo "repro.sh: the bug reproduces on $e"; exit 0 ;;
+	2) res=2 ;;
+	esac
+done
+[ "$res" = 1 ] && echo "repro.sh: the bug does not reproduce"
+exit "$res"

@@ -1,0 +1,10 @@
+CREATE TABLE t0 (c0 DOUBLE, c1 DECIMAL(10,2));
+INSERT INTO t0 (c0, c1) VALUES (CAST('-0' AS DOUBLE), NULL), (CAST(0 AS DOUBLE), NULL);
+-- having.orig
+SELECT t0.c0 FROM t0 GROUP BY t0.c0;
+-- having.p
+SELECT t0.c0 FROM t0 GROUP BY t0.c0 HAVING (NULLIF(t0.c0, CAST(0 AS DOUBLE)) IN (t0.c0, round(COALESCE(t0.c0, t0.c0, t0.c0))));
+-- having.notp
+SELECT t0.c0 FROM t0 GROUP BY t0.c0 HAVING NOT ((NULLIF(t0.c0, CAST(0 AS DOUBLE)) IN (t0.c0, round(COALESCE(t0.c0, t0.c0, t0.c0)))));
+-- having.null
+SELECT t0.c0 FROM t0 GROUP BY t0.c0 HAVING ((NULLIF(t0.c0, CAST(0 AS DOUBLE)) IN (t0.c0, round(COALESCE(t0.c0, t0.c0, t0.c0))))) IS NULL;

@@ -1,0 +1,15 @@
+CREATE TABLE t0 (c0 VARCHAR NOT NULL, c1 INTEGER);
+CREATE TABLE t1 (c0 BOOLEAN DEFAULT FALSE, c1 BOOLEAN);
+INSERT INTO t0 (c0, c1) VALUES ('Abc', 76);
+INSERT INTO t0 (c0, c1) VALUES ('true', 63), ('%', 51), ('10', NULL);
+UPDATE t0 SET c1 = GREATEST(t0.c1, GREATEST(t0.c1, t0.c1), char_length('b')) WHERE ((NOT CAST(NULL AS BOOLEAN)) IN (CAST(NULL AS BOOLEAN), (FALSE AND FALSE), ('A' IS NOT DISTINCT FROM 'ß')));
+INSERT INTO t0 (c0, c1) VALUES ('a ', 62);
+INSERT INTO t1 (c0, c1) VALUES (FALSE, TRUE);
+SET datafusion.optimizer.enable_piecewise_merge_join = true;
+INSERT INTO t1 (c0, c1) VALUES (FALSE, FALSE);
+CREATE VIEW v0 AS SELECT t1.c1 AS c0, t0.c1 AS c1, ((785.14 - 987.67) IS NOT DISTINCT FROM (62.14 - 664.80)) AS c2 FROM t1 RIGHT OUTER JOIN t0 ON ((t0.c0 = '') < (t0.c0 IS NULL)) WHERE (t1.c1 IS TRUE);
+SET datafusion.optimizer.prefer_hash_join = false;
+CREATE VIEW v1 AS SELECT (16 > 77) AS c0 FROM t1 WHERE COALESCE(FALSE, TRUE);
+INSERT INTO t1 (c0, c1) VALUES (TRUE, TRUE), (TRUE, TRUE);
+-- norec.opt-rows
+SELECT * FROM t0 RIGHT OUTER JOIN t1 ON ((t1.c1 OR t1.c0) > (t1.c1 <= t1.c0)) WHERE (((t1.c0 IS NOT UNKNOWN) OR t1.c0) IN ((t0.c1 <> t0.c1), (upper(t0.c0) NOT ILIKE 'a%'), t1.c0)) ORDER BY t1.c1 ASC;

@@ -1,0 +1,4 @@
+CREATE TABLE t0 (c0 INTEGER, c1 BOOLEAN, c2 DECIMAL(10,2));
+INSERT INTO t0 (c0, c1, c2) VALUES (0, TRUE, 0);
+-- norec.opt-count
+SELECT COUNT(*) FROM t0 WHERE (t0.c2 NOT BETWEEN t0.c2 AND round(t0.c2, 4));
