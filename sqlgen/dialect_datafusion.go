@@ -68,6 +68,7 @@ var datafusionDialect = &dialect{
 			"SET datafusion.execution.skip_partial_aggregation_probe_rows_threshold = 0",
 		},
 		updates: true, deletes: true, views: true,
+		noRollback: true, // no transactions: BEGIN is "Unsupported SQL statement"
 	},
 }
 
