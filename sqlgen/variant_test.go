@@ -29,7 +29,7 @@ func TestTursoDialectLeavesOut(t *testing.T) {
 	count := func(dialect string) map[string]int {
 		g := mustNew(t, Options{Dialect: dialect, Oracles: []string{OracleNoREC}, QueriesPerDB: 1})
 		n := map[string]int{}
-		for seed := uint64(0); seed < 3000; seed++ {
+		for seed := uint64(0); seed < 1500; seed++ {
 			c, err := g.Generate(seed << fuzz.SetupBits)
 			if err != nil {
 				t.Fatal(err)
