@@ -48,6 +48,9 @@ const (
 	ParamEETP    = "eetp"    // the fresh predicate p of T(p) and F(p) in eet.trans
 	ParamEETDP   = "eetdp"   // the fresh predicate p of eetdml.tdml and eetdml.tpost
 	ParamEETSeed = "eetseed" // the seed that picks the rewritten sites and their rules (decimal)
+	// ParamEETInner is "off" when only the roots (select items, predicates, assigned values) are
+	// rewritten, which the reducer tries; absent, sub-expressions are rewritten too.
+	ParamEETInner = "eetinner"
 )
 
 // Salts that give each rewritten piece of an EET case its own stream of choices.
@@ -76,6 +79,7 @@ func (d *dialect) renderDML(role string, p pieces) (string, bool) {
 		return "", false
 	}
 	seed, _ := strconv.ParseUint(p.eseed, 10, 64)
+	inner := p.einner != "off"
 	sel := func(cols, from, where string) string {
 		s := "SELECT " + cols + " FROM " + from
 		if where != "" {
@@ -107,18 +111,18 @@ func (d *dialect) renderDML(role string, p pieces) (string, bool) {
 	case RoleEETOrig:
 		return sel(p.ecols, p.from, p.pred), true
 	case RoleEETTrans:
-		return sel(d.eetList(p.ecols, fuzz.Mix(seed+saltEETCols), p.ep), p.from,
-			d.eetRewrite(p.pred, ctxBool, fuzz.Mix(seed+saltEETPred), p.ep)), true
+		return sel(d.eetList(p.ecols, fuzz.Mix(seed+saltEETCols), p.ep, inner), p.from,
+			d.eetRewrite(p.pred, ctxBool, fuzz.Mix(seed+saltEETPred), p.ep, inner)), true
 	case RoleEETDMLDML:
 		return dml(p.set, p.dpred), true
 	case RoleEETDMLTDML:
 		set := p.set
 		if col, val, ok := strings.Cut(set, " = "); ok {
-			set = col + " = " + d.eetRewrite(val, ctxValue, fuzz.Mix(seed+saltEETDMLSet), p.edp)
+			set = col + " = " + d.eetRewrite(val, ctxValue, fuzz.Mix(seed+saltEETDMLSet), p.edp, inner)
 		}
-		return dml(set, d.eetRewrite(p.dpred, ctxBool, fuzz.Mix(seed+saltEETDMLPred), p.edp)), true
+		return dml(set, d.eetRewrite(p.dpred, ctxBool, fuzz.Mix(seed+saltEETDMLPred), p.edp, inner)), true
 	case RoleEETDMLTPost:
-		return sel(d.eetList(p.tcols, fuzz.Mix(seed+saltEETDMLPost), p.edp), p.table, ""), true
+		return sel(d.eetList(p.tcols, fuzz.Mix(seed+saltEETDMLPost), p.edp, inner), p.table, ""), true
 	}
 	return "", true
 }

@@ -89,8 +89,8 @@ func TestEETRewrite(t *testing.T) {
 			d := dialects[tc.dialect]
 			seen := map[string]bool{}
 			for seed := uint64(0); seed < 300; seed++ {
-				got := d.eetRewrite(tc.text, tc.ctx, seed, p)
-				if got != d.eetRewrite(tc.text, tc.ctx, seed, p) {
+				got := d.eetRewrite(tc.text, tc.ctx, seed, p, true)
+				if got != d.eetRewrite(tc.text, tc.ctx, seed, p, true) {
 					t.Fatalf("seed %d: two rewrites differ", seed)
 				}
 				if _, ok := matchParens(tokenize(got)); !ok || !strings.Contains(got, "CASE WHEN") && !strings.Contains(got, p+" OR") && !strings.Contains(got, p+" AND") {
@@ -116,8 +116,9 @@ func TestEETRewrite(t *testing.T) {
 	}
 }
 
-// TestReducerRerendersEET checks that the reducer shrinks the predicate of an EET case and that
-// the rewritten query follows: it is the rewrite of the shrunk predicate with the same seed.
+// TestReducerRerendersEET checks that the reducer shrinks the predicate of an EET case, turns off
+// the rewrite of sub-expressions, and that the rewritten query follows: it is the rewrite of the
+// shrunk predicate with the same seed.
 func TestReducerRerendersEET(t *testing.T) {
 	g := mustNew(t, Options{Oracles: []string{OracleEET}, MaxDepth: 4})
 	for i := 0; i < 50; i++ {
@@ -126,8 +127,9 @@ func TestReducerRerendersEET(t *testing.T) {
 			continue
 		}
 		keep := func(_ context.Context, x *fuzz.Case) bool {
+			orig, _ := x.Query(RoleEETOrig)
 			trans, _ := x.Query(RoleEETTrans)
-			return strings.Contains(trans, "CASE WHEN") && len(x.Setup) > 0
+			return trans != orig && len(x.Setup) > 0
 		}
 		r, err := NewReducer().Reduce(context.Background(), c, keep)
 		if err != nil {
@@ -135,6 +137,9 @@ func TestReducerRerendersEET(t *testing.T) {
 		}
 		if len(r.Params[ParamPred]) >= len(c.Params[ParamPred]) {
 			t.Fatalf("predicate not shrunk: %q", r.Params[ParamPred])
+		}
+		if r.Params[ParamEETInner] != "off" {
+			t.Errorf("the rewrite of sub-expressions was not turned off: %v", r.Params)
 		}
 		trans, _ := r.Query(RoleEETTrans)
 		if want := sqliteDialect.render(RoleEETTrans, piecesOf(r.Params)); trans != want {

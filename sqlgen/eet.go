@@ -44,16 +44,16 @@ const (
 // eetSiteOdds is the chance, out of 100, that an inner site is rewritten (the root always is).
 const eetSiteOdds = 35
 
-// eetRewrite returns text with its root (in the given context) and some of its sub-expressions
-// rewritten by the EET rules, chosen by seed, with fresh predicate p. Text whose parentheses do
-// not balance comes back unchanged.
-func (d *dialect) eetRewrite(text string, root eetCtx, seed uint64, p string) string {
+// eetRewrite returns text with its root (in the given context) and, with inner, some of its
+// sub-expressions rewritten by the EET rules, chosen by seed, with fresh predicate p. Text whose
+// parentheses do not balance comes back unchanged.
+func (d *dialect) eetRewrite(text string, root eetCtx, seed uint64, p string, inner bool) string {
 	toks := tokenize(text)
 	match, ok := matchParens(toks)
 	if !ok || len(toks) == 0 || p == "" {
 		return text
 	}
-	w := eetWriter{d: d, s: text, toks: toks, match: match, seed: seed,
+	w := eetWriter{d: d, s: text, toks: toks, match: match, seed: seed, inner: inner,
 		t: "(" + p + " OR (NOT " + p + ") OR (" + p + " IS NULL))",
 		f: "(" + p + " AND (NOT " + p + ") AND (" + p + " IS NOT NULL))"}
 	w.trueLit, w.falseLit = "TRUE", "FALSE"
@@ -68,8 +68,8 @@ func (d *dialect) eetRewrite(text string, root eetCtx, seed uint64, p string) st
 			par = parRootBool
 		}
 	}
-	inner := w.rangeText(0, len(toks), par)
-	return w.wrap(text, inner, root, true)
+	rewritten := w.rangeText(0, len(toks), par)
+	return w.wrap(text, rewritten, root, true)
 }
 
 type eetWriter struct {
@@ -78,6 +78,7 @@ type eetWriter struct {
 	toks              []token
 	match             map[int]int
 	seed              uint64
+	inner             bool // rewrite sites below the root
 	site              uint64
 	t, f              string
 	trueLit, falseLit string
@@ -219,7 +220,7 @@ func (w *eetWriter) hasColumn(i, j int) bool {
 func (w *eetWriter) wrap(orig, inner string, ctx eetCtx, root bool) string {
 	w.site++
 	h := fuzz.Mix(w.seed ^ fuzz.Mix(w.site*0x9e3779b97f4a7c15))
-	if !root && h%100 >= eetSiteOdds {
+	if !root && (!w.inner || h%100 >= eetSiteOdds) {
 		return inner
 	}
 	rules := 4 // R3 to R6
@@ -270,10 +271,10 @@ func splitTop(s string) []string {
 }
 
 // eetList rewrites each item of a select list as an output value, with seeds derived from seed.
-func (d *dialect) eetList(list string, seed uint64, p string) string {
+func (d *dialect) eetList(list string, seed uint64, p string, inner bool) string {
 	items := splitTop(list)
 	for i, it := range items {
-		items[i] = d.eetRewrite(it, ctxValue, fuzz.Mix(seed+uint64(i)+1), p)
+		items[i] = d.eetRewrite(it, ctxValue, fuzz.Mix(seed+uint64(i)+1), p, inner)
 	}
 	return strings.Join(items, ", ")
 }

@@ -74,7 +74,7 @@ func family(role string) (fam *fuzz.Layout, part partition, ok bool) {
 type pieces struct {
 	pred, from, order, cols, group, agg, aggExpr string
 	// The pieces of the DQE and EET layouts (see the Param constants of dml.go).
-	table, tcols, dpred, set, ecols, ep, edp, eseed string
+	table, tcols, dpred, set, ecols, ep, edp, eseed, einner string
 }
 
 // piecesOf reads the pieces of a case's Params.
@@ -82,7 +82,8 @@ func piecesOf(p map[string]string) pieces {
 	return pieces{pred: p[ParamPred], from: p[ParamFrom], order: p[ParamOrder], cols: p[ParamCols],
 		group: p[ParamGroup], agg: p[ParamAgg], aggExpr: p[ParamAggExpr],
 		table: p[ParamTable], tcols: p[ParamTCols], dpred: p[ParamDMLPred], set: p[ParamSet],
-		ecols: p[ParamEETCols], ep: p[ParamEETP], edp: p[ParamEETDP], eseed: p[ParamEETSeed]}
+		ecols: p[ParamEETCols], ep: p[ParamEETP], edp: p[ParamEETDP], eseed: p[ParamEETSeed],
+		einner: p[ParamEETInner]}
 }
 
 // render returns the text of the query with the given role, or "" for an unknown role.

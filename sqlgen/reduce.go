@@ -140,7 +140,7 @@ func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Cas
 		}
 		for k, v := range map[string]string{ParamCols: p.cols, ParamGroup: p.group, ParamAggExpr: p.aggExpr,
 			ParamTCols: p.tcols, ParamDMLPred: p.dpred, ParamSet: p.set, ParamEETCols: p.ecols, ParamEETP: p.ep,
-			ParamEETDP: p.edp} {
+			ParamEETDP: p.edp, ParamEETInner: p.einner} {
 			if v != "" {
 				cand.Params[k] = v
 			}
@@ -165,6 +165,13 @@ func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Cas
 		piecePass("set", func(p *pieces) *string { return &p.set }, setCandidates),
 		piecePass("tcols", func(p *pieces) *string { return &p.tcols }, listCandidates),
 		piecePass("eetcols", func(p *pieces) *string { return &p.ecols }, eetColsCandidates),
+		reduce.PassFunc[pieces]{PassName: "eetinner", Fn: func(p pieces) []pieces {
+			if p.eseed == "" || p.einner == "off" {
+				return nil
+			}
+			p.einner = "off" // rewrite only the roots
+			return []pieces{p}
+		}},
 	}
 	reduce.Fixpoint(ctx, p0, passes, func(p pieces) bool { return try(build(p)) }, 0)
 }
