@@ -1,6 +1,6 @@
 // Package genopts reads and writes a generator's options in the one-line text form campaigns
 // store, NAME{key=value ...}: integer ranges MIN..MAX, integers, Booleans, one word of a fixed
-// set, and comma-separated lists of such words. Generators describe their fields with [Span],
+// set, and comma-separated lists of such words. Generators describe their fields with [Span], [Flag],
 // [Int], [IntOrNone], [Bool], [Choice] and [List]; genopts prints, parses and checks them, so
 // that every generator's options read, print and fail alike.
 package genopts
@@ -27,6 +27,8 @@ type Field struct {
 	v      any  // *Range, *int, *bool, *choice or listField
 	lo, hi int  // the bounds of a Range or int
 	none   bool // v is an IntOrNone
+	// omitFalse leaves a false Boolean out of the text (a [Flag]).
+	omitFalse bool
 }
 
 // choice is a [Choice] field; what names its value in errors.
@@ -64,6 +66,12 @@ func IntOrNone(key string, p *int, hi int) Field {
 // is read).
 func Bool(key string, p *bool) Field {
 	return Field{Key: key, v: p}
+}
+
+// Flag is a Boolean field that the text holds only when it is true, so that adding one to a
+// generator leaves the text of the options stored before it unchanged.
+func Flag(key string, p *bool) Field {
+	return Field{Key: key, v: p, omitFalse: true}
 }
 
 // Choice is a field holding one of choices; what names such a value in errors ("dialect").
@@ -249,7 +257,10 @@ func (f Form) String() string {
 	b = append(b, f.Name...)
 	b = append(b, '{')
 	for i := range f.Fields {
-		if i > 0 {
+		if p, ok := f.Fields[i].v.(*bool); ok && f.Fields[i].omitFalse && !*p {
+			continue
+		}
+		if len(b) > len(f.Name)+1 {
 			b = append(b, ' ')
 		}
 		b = append(b, f.Fields[i].Key...)

@@ -15,10 +15,14 @@ const (
 	OracleTLPDistinct = "tlp-distinct"
 	OracleTLPGroupBy  = "tlp-groupby"
 	OracleTLPAgg      = "tlp-agg"
+	OracleDQP         = "dqp"
+	OracleCERT        = "cert"
+	OracleQPG         = "qpg"
 )
 
 // oracleNames lists the valid oracles in their canonical order.
-var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg}
+var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg,
+	OracleDQP, OracleCERT, OracleQPG}
 
 // dialectChoices lists the valid dialects, sorted.
 var dialectChoices = dialectNames()
@@ -69,6 +73,11 @@ type Options struct {
 	// DistinctViews allows SELECT DISTINCT in views, a known source of false positives with
 	// values that compare equal but print differently (0 and 0.0).
 	DistinctViews bool
+	// QPG turns on query plan guidance (qpg.go): every case carries its query's plan (the "qpg"
+	// layout), and the generator, told the plans by the campaign (fuzz.Guided), mutates the
+	// database of a setup whose queries stop showing new plans. A guided campaign's cases depend
+	// on the plans the engine chose before, not on the seed alone.
+	QPG bool
 }
 
 // DefaultOptions returns the options a zero Options stands for, every default spelled out.
@@ -139,6 +148,7 @@ func (o *Options) form() genopts.Form {
 		genopts.IntOrNone("views", &o.MaxViews, 16),
 		genopts.Int("from", &o.MaxFrom, 1, 8),
 		genopts.Bool("distinct-views", &o.DistinctViews),
+		genopts.Flag("qpg", &o.QPG),
 	}}
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/domain"
@@ -106,8 +107,12 @@ func dialectOf(name string) string {
 
 // env is what the oracles of one campaign are built from.
 type env struct {
-	expect oracles.Expect
+	expect  oracles.Expect
+	dialect string
 }
+
+// plan reads an engine's answer to an EXPLAIN of the campaign's dialect.
+func (e *env) plan(r *fuzz.Result) (sqlgen.Plan, bool) { return sqlgen.ReadPlan(e.dialect, r) }
 
 // show prints values in findings as SQL literals: the oracles' default notation.
 var show = oracles.Display{}
@@ -123,6 +128,17 @@ var table = domain.OracleTable[*env]{
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true, Auto: true}, New: func(*env) fuzz.Oracle {
 		return oracles.Rows{Layouts: []*fuzz.Layout{fuzz.NoREC, fuzz.TLPWhere, fuzz.TLPHaving, fuzz.TLPDistinct, fuzz.TLPGroupBy}, Show: show}
 	}},
+	{OracleInfo: domain.OracleInfo{Name: "dqp"}, New: func(*env) fuzz.Oracle { return oracles.DQP{Param: sqlgen.ParamPlan, Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "cert"}, New: func(e *env) fuzz.Oracle {
+		return oracles.CERT{DirParam: sqlgen.ParamCERTDir, MutParam: sqlgen.ParamMut,
+			Estimate: func(r *fuzz.Result) (float64, []string, bool) {
+				p, ok := e.plan(r)
+				return p.Rows, p.Ops, ok && p.HasRows
+			}}
+	}},
+	{OracleInfo: domain.OracleInfo{Name: "qpg"}, New: func(e *env) fuzz.Oracle {
+		return oracles.NewPlans(func(r *fuzz.Result) (string, bool) { p, ok := e.plan(r); return p.Sig, ok })
+	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(e *env) fuzz.Oracle { return oracles.Errors{Expect: e.expect} }},
 }
 
@@ -133,6 +149,7 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 	tables := fs.Int("max-tables", 0, "maximum tables per database (0: generator default)")
 	inserts := fs.Int("max-inserts", 0, "maximum INSERT statements per database (0: generator default)")
 	distinctViews := fs.Bool("distinct-views", false, "allow SELECT DISTINCT in views (a known false-positive source)")
+	qpg := fs.Bool("qpg", false, "query plan guidance: mutate the database when queries stop getting new plans (cases then depend on the engine's plans)")
 	isolate := fs.Bool("isolate", true, "run embedded engines in a child process, so that an engine crash becomes a finding")
 	return func(s *domain.Settings, base domain.Spec) error {
 		if *perDB < 1 || *perDB > 1<<fuzz.SetupBits {
@@ -158,6 +175,9 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 		}
 		if set["distinct-views"] {
 			o.DistinctViews = *distinctViews
+		}
+		if set["qpg"] {
+			o.QPG = *qpg
 		}
 		o.Oracles = nil // build sets them from the campaign's oracles
 		s.Gen = o.String()
@@ -200,10 +220,14 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	if err != nil {
 		return nil, err
 	}
-	e := &env{expect: expect}
+	e := &env{expect: expect, dialect: dialect}
 	st := &domain.Setup{Gen: gen, Reducer: sqlgen.NewReducer(),
 		Format: sqlgen.Format{Dialect: dialect, Engines: s.Names()}}
-	st.Oracles = table.Make(s.Oracles, e)
+	names := s.Oracles
+	if opts.QPG && !slices.Contains(names, "qpg") {
+		names = append(slices.Clone(names), "qpg") // guidance is measured by the plans it finds
+	}
+	st.Oracles = table.Make(names, e)
 	return st, nil
 }
 
