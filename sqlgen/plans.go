@@ -314,6 +314,13 @@ func innerJoin(from string) string {
 	})
 }
 
+// HasEstimates reports whether the plans of a dialect's engines carry row estimates (SQLite's
+// do not), which the cert oracle needs.
+func HasEstimates(dialect string) bool {
+	d, ok := dialects[dialect]
+	return ok && d.readPlan != nil && !d.noEstimates
+}
+
 // Plan is an engine's plan of a query as its EXPLAIN prints it.
 type Plan struct {
 	// Ops are the plan's operators, top down (in PostgreSQL "Hash Join", "Seq Scan on t0"; in

@@ -216,6 +216,10 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	if err != nil {
 		return nil, err
 	}
+	if slices.Contains(s.Oracles, "cert") && !sqlgen.HasEstimates(dialect) {
+		return nil, fmt.Errorf("the cert oracle needs the row estimates of a single engine's EXPLAIN: " +
+			"SQLite's EXPLAIN QUERY PLAN has none, and several engines share no EXPLAIN; use postgres, mariadb, mysql or duckdb alone")
+	}
 	expect, err := sqlgen.Expected(dialect)
 	if err != nil {
 		return nil, err
