@@ -7,7 +7,6 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 )
 
-
 // TestDQP checks the relation, the skips and the finding of the dqp oracle.
 func TestDQP(t *testing.T) {
 	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "dqp.base"}, {Role: "dqp.set"}, {Role: "dqp.plan"}, {Role: "dqp.reset"}},
