@@ -6,7 +6,7 @@
 # actual: mariadb: under not_null_range_scan, 0 rows; it misses (NULL, NULL, NULL, NULL)
 # on the original case: expected the 5 rows of the query under the default plan; actual mariadb: under not_null_range_scan, 3 rows; it misses (NULL, -1, 1e-10, '%'), (NULL, 114, 1e+10, NULL)
 # polyfuzz: 0.2.0
-# replay: polyfuzz replay /tmp/o-mariadb/findings/9931ed8a02d03e9c
+# replay: polyfuzz replay testdata/sql-findings/mariadb-dqp-not-null-range-scan
 #
 # Runs the case with each engine's own client and judges the answers as the oracle did.
 # Exit status: 0 the bug reproduces, 1 it does not, 2 this script cannot tell (a client is
