@@ -37,14 +37,19 @@ func pgKnob(name, v string, setup bool) knob {
 	return knob{key: name, on: "SET " + name + " = " + v, off: "RESET " + name, setup: setup}
 }
 
-// pgJIT compiles every query with the JIT (jit_above_cost at zero; inlining and LLVM's
-// optimization keep their thresholds, which would cost a second per statement); pgJITOff puts the
-// target's session defaults back: jit = off (targets/postgres) and PostgreSQL 15's threshold. A
-// setup that turned JIT on (SET jit = on) has it off again after this variant, for the rest of its
-// cases: a change of speed, not of answers.
+// PostgreSQL's JIT. pgJITOn turns it on as a setup setting (the target's sessions start with jit =
+// off) and pgJIT for every query (jit_above_cost at zero), both without inlining and LLVM's
+// optimization: their thresholds are costs that a disabled plan type (enable_nestloop = off adds
+// 1e10) exceeds at once, and they then cost seconds per statement, a hang to the campaign.
+// pgJITOff and pgJITOffAll put the target's session defaults back. A setup that turned JIT on has it
+// off again after the pgJIT variant, for the rest of its cases: a change of speed, not of answers.
 const (
-	pgJIT    = "SELECT set_config('jit', 'on', false), set_config('jit_above_cost', '0', false)"
-	pgJITOff = "SELECT set_config('jit', 'off', false), set_config('jit_above_cost', '100000', false)"
+	pgJITNoOpt  = "set_config('jit_inline_above_cost', '-1', false), set_config('jit_optimize_above_cost', '-1', false)"
+	pgJITOpt    = "set_config('jit_inline_above_cost', '500000', false), set_config('jit_optimize_above_cost', '500000', false)"
+	pgJITOn     = "SELECT set_config('jit', 'on', false), " + pgJITNoOpt
+	pgJITOff    = "SELECT set_config('jit', 'off', false), " + pgJITOpt
+	pgJIT       = "SELECT set_config('jit', 'on', false), set_config('jit_above_cost', '0', false), " + pgJITNoOpt
+	pgJITOffAll = "SELECT set_config('jit', 'off', false), set_config('jit_above_cost', '100000', false), " + pgJITOpt
 )
 
 // pgKnobs are PostgreSQL 15's planner switches; the first thirteen are setup settings too (the
@@ -55,13 +60,13 @@ var pgKnobs = []knob{
 	pgKnob("enable_hashjoin", "off", true), pgKnob("enable_mergejoin", "off", true), pgKnob("enable_nestloop", "off", true),
 	pgKnob("enable_hashagg", "off", true), pgKnob("enable_sort", "off", true), pgKnob("enable_material", "off", true),
 	pgKnob("enable_indexonlyscan", "off", true), pgKnob("random_page_cost", "0.1", true), pgKnob("cpu_tuple_cost", "1", true),
-	{key: "jit", on: "SET jit = on", off: "SET jit = off", setup: true},
+	{key: "jit", on: pgJITOn, off: pgJITOff, setup: true},
 	pgKnob("enable_memoize", "off", false), pgKnob("enable_incremental_sort", "off", false),
 	pgKnob("enable_gathermerge", "off", false), pgKnob("enable_parallel_hash", "off", false),
 	pgKnob("enable_tidscan", "off", false),
 	pgKnob("from_collapse_limit", "1", false), pgKnob("join_collapse_limit", "1", false),
 	pgKnob("geqo_threshold", "2", false), pgKnob("cursor_tuple_fraction", "0.01", false),
-	{key: "jit-costs", name: "jit", on: pgJIT, off: pgJITOff},
+	{key: "jit-costs", name: "jit", on: pgJIT, off: pgJITOffAll},
 }
 
 // mariaKnob is a MariaDB optimizer_switch flag set to v and back to its default.
