@@ -19,29 +19,53 @@ type executor struct {
 	valid     int64
 }
 
-// run executes c, reusing the targets' state when c's setup is not empty and equals the one they
-// hold; a case without setup always starts from a reset target.
+// setupFrom says how a case with setup s starts on the targets: -1 from a reset target, running
+// all of s; len(s) on the state they hold, which is s; or k < len(s) when they hold s[:k], the
+// setup before, which s extends (query plan guidance appends statements to a setup): only s[k:]
+// runs then. A case without setup always starts from a reset target.
+func (e *executor) setupFrom(s []string) int {
+	if !e.ready || len(s) == 0 || len(e.lastSetup) == 0 || len(e.lastSetup) > len(s) ||
+		!sameSetup(e.lastSetup, s[:len(e.lastSetup)]) {
+		return -1
+	}
+	return len(e.lastSetup)
+}
+
+// runSetup brings target t to setup s from where setupFrom says and returns the results aligned
+// with s (nil for the statements that did not run now), nil when nothing ran.
+func (e *executor) runSetup(ctx context.Context, t fuzz.Target, s []string, from int) ([]*fuzz.Result, error) {
+	if from < 0 {
+		if err := e.call(func() error { return t.Reset(ctx) }); err != nil {
+			return nil, fmt.Errorf("reset %s: %w", t.Name(), err)
+		}
+		return e.execAll(ctx, t, s)
+	}
+	if from == len(s) {
+		return nil, nil
+	}
+	rs, err := e.execAll(ctx, t, s[from:])
+	return append(make([]*fuzz.Result, from, len(s)), rs...), err
+}
+
+// run executes c, reusing the targets' state when c's setup is not empty and equals or extends
+// the one they hold; a case without setup always starts from a reset target.
 func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
-	reuse := e.ready && len(c.Setup) > 0 && sameSetup(e.lastSetup, c.Setup)
+	from := e.setupFrom(c.Setup)
 	runs := make([]fuzz.Run, len(e.targets))
 	healthy := true
 	for i, t := range e.targets {
 		runs[i].Target = t.Name()
 		start := time.Now()
-		if !reuse {
-			if err := e.call(func() error { return t.Reset(ctx) }); err != nil {
-				e.ready = false
-				return nil, fmt.Errorf("reset %s: %w", t.Name(), err)
-			}
-			rs, err := e.execAll(ctx, t, c.Setup)
-			if err != nil {
-				e.ready = false
-				return nil, err
-			}
-			runs[i].Setup = rs
-			healthy = healthy && alive(rs)
+		rs, err := e.runSetup(ctx, t, c.Setup, from)
+		if err != nil {
+			e.ready = false
+			return nil, err
 		}
-		rs, err := e.execAll(ctx, t, c.Texts())
+		if rs != nil {
+			runs[i].Setup = rs
+			healthy = healthy && alive(rs[max(from, 0):])
+		}
+		rs, err = e.execAll(ctx, t, c.Texts())
 		if err != nil {
 			e.ready = false
 			return nil, err
@@ -63,7 +87,7 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 // timed out: the runs are then unusable, and the caller re-runs the cases one at a time to learn
 // which one did it. Only the first case's runs carry the setup results.
 func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.Run, ok bool, err error) {
-	reuse := e.ready && len(cs[0].Setup) > 0 && sameSetup(e.lastSetup, cs[0].Setup)
+	from := e.setupFrom(cs[0].Setup)
 	runs = make([][]fuzz.Run, len(cs))
 	for ci := range cs {
 		runs[ci] = make([]fuzz.Run, len(e.targets))
@@ -75,20 +99,16 @@ func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.
 	healthy := true
 	for ti, t := range e.targets {
 		start := time.Now()
-		if !reuse {
-			if err := e.call(func() error { return t.Reset(ctx) }); err != nil {
-				e.ready = false
-				return nil, false, fmt.Errorf("reset %s: %w", t.Name(), err)
-			}
-			rs, err := e.execAll(ctx, t, cs[0].Setup)
-			if err != nil {
-				e.ready = false
-				return nil, false, err
-			}
-			runs[0][ti].Setup = rs
-			healthy = healthy && alive(rs)
+		rs, err := e.runSetup(ctx, t, cs[0].Setup, from)
+		if err != nil {
+			e.ready = false
+			return nil, false, err
 		}
-		rs, err := e.execAll(ctx, t, stmts)
+		if rs != nil {
+			runs[0][ti].Setup = rs
+			healthy = healthy && alive(rs[max(from, 0):])
+		}
+		rs, err = e.execAll(ctx, t, stmts)
 		e.inTarget += time.Since(start)
 		if err != nil {
 			e.ready = false

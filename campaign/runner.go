@@ -416,6 +416,9 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 				lastIn = w.exec.inTarget
 			}
 		}
+		if g, ok := cfg.Gen.(fuzz.Guided); ok {
+			g.Observe(cs, runs)
+		}
 		w.c.checks.Add(checks)
 		w.c.tests.Add(1)
 		if now := time.Now(); now.Sub(lastPublish) >= publishEvery {

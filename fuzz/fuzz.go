@@ -184,6 +184,17 @@ func (c *Case) Generated() *Case {
 	return d
 }
 
+// Guided is implemented by generators that learn from the answers to the cases they made (query
+// plan guidance): the campaign hands each case and its runs to Observe once they are judged. The
+// cases a guided generator makes then depend on what the engines answered before, so a campaign's
+// case sequence is no longer a function of its seed alone; each case still replays from its stored
+// statements. Observe is called by the worker that ran the case; implementations are safe for
+// concurrent use.
+type Guided interface {
+	Generator
+	Observe(c *Case, runs []Run)
+}
+
 // SetupSharer is implemented by generators whose consecutive cases share a setup: seeds that agree
 // in all bits above the low SetupBits share one setup (see [CaseSeed]).
 type SetupSharer interface {
@@ -263,9 +274,12 @@ const (
 	KindCrash
 	KindHang
 	KindUnexpectedError
+	// KindPerformance is a potential performance issue, not a wrong answer: an engine's estimate
+	// that contradicts itself (a more restrictive query estimated to return more rows, CERT).
+	KindPerformance
 )
 
-var kindNames = [...]string{"invalid", "wrong-result", "invalid-model", "crash", "hang", "unexpected-error"}
+var kindNames = [...]string{"invalid", "wrong-result", "invalid-model", "crash", "hang", "unexpected-error", "performance"}
 
 // String returns the kind's name.
 func (k Kind) String() string {

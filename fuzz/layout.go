@@ -116,4 +116,15 @@ var (
 	// post-image inside a rolled-back transaction ("eetdml.begin", "eetdml.dml", "eetdml.post",
 	// "eetdml.rollback"), then the transformed statement likewise ("eetdml.tbegin", ...).
 	EETDML = NewLayout("eetdml", "begin", "dml", "post", "rollback", "tbegin", "tdml", "tpost", "trollback")
+	// DQP is the differential-query-plans layout: a query ("dqp.base") and the same query run
+	// under another plan ("dqp.plan"), which a planner setting ("dqp.set", undone by "dqp.reset")
+	// or a hint in its text forces; a case may leave out set and reset.
+	DQP = NewLayout("dqp", "base", "set", "plan", "reset")
+	// CERT is the cardinality-estimation-restriction layout: the engine's plan of a query
+	// ("cert.orig", an EXPLAIN) and of a mutant of it ("cert.mut") that returns a subset or a
+	// superset of its rows.
+	CERT = NewLayout("cert", "orig", "mut")
+	// QPG is the query-plan layout of query plan guidance: the plan of a case's query
+	// ("qpg.plan", an EXPLAIN).
+	QPG = NewLayout("qpg", "plan")
 )

@@ -1,9 +1,9 @@
 // Package genopts reads and writes a generator's options in the one-line text form campaigns
 // store, NAME{key=value ...}: integer ranges MIN..MAX, integers, Booleans, one word of a fixed
 // set, comma-separated lists of such words, and free words a generator checks itself. Generators
-// describe their fields with [Span], [Int], [IntOrNone], [Bool], [Choice], [List] and [Word];
-// genopts prints, parses and checks them, so that every generator's options read, print and fail
-// alike.
+// describe their fields with [Span], [Flag], [Int], [IntOrNone], [Bool], [Choice], [List] and
+// [Word]; genopts prints, parses and checks them, so that every generator's options read, print
+// and fail alike.
 package genopts
 
 import (
@@ -28,6 +28,8 @@ type Field struct {
 	v      any  // *Range, *int, *bool, *choice, *word or listField
 	lo, hi int  // the bounds of a Range or int
 	none   bool // v is an IntOrNone
+	// omitFalse leaves a false Boolean out of the text (a [Flag]).
+	omitFalse bool
 }
 
 // choice is a [Choice] field; what names its value in errors.
@@ -71,6 +73,12 @@ func IntOrNone(key string, p *int, hi int) Field {
 // is read).
 func Bool(key string, p *bool) Field {
 	return Field{Key: key, v: p}
+}
+
+// Flag is a Boolean field that the text holds only when it is true, so that adding one to a
+// generator leaves the text of the options stored before it unchanged.
+func Flag(key string, p *bool) Field {
+	return Field{Key: key, v: p, omitFalse: true}
 }
 
 // Choice is a field holding one of choices; what names such a value in errors ("dialect").
@@ -278,6 +286,9 @@ func (f Form) String() string {
 	start := len(b)
 	for i := range f.Fields {
 		if w, ok := f.Fields[i].v.(*word); ok && *w.p == "" {
+			continue
+		}
+		if p, ok := f.Fields[i].v.(*bool); ok && f.Fields[i].omitFalse && !*p {
 			continue
 		}
 		if len(b) > start {

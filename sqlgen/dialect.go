@@ -3,6 +3,8 @@ package sqlgen
 import (
 	"slices"
 	"strings"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
 )
 
 // affinity is a column's type affinity (SQLite's five, which other dialects map onto).
@@ -113,6 +115,15 @@ type dialect struct {
 	// versioning, when set, says which releases and builds of the engine have which parts of the
 	// dialect (see engine.go).
 	versioning *versioning
+	// Plans (plans.go): the planner switches and plan hints the DQP layout runs a query under,
+	// the EXPLAIN prefix of the CERT and QPG layouts, and the reader of its answer (nil: the
+	// dialect's plans are not read, and cases carry no CERT or QPG queries).
+	knobs    []knob
+	hints    []string
+	explain  string
+	readPlan func(*fuzz.Result) (Plan, bool)
+	// noEstimates says the plans carry no row estimates (SQLite): no CERT queries.
+	noEstimates bool
 
 	// typed, when set, makes the dialect typed: setups and expressions come from the typed
 	// generator, which reads only typed, joins, nullsOrder, collations (for ORDER BY) and the
@@ -187,14 +198,17 @@ var sqliteDialect = &dialect{
 		"PRAGMA temp_store = MEMORY", "PRAGMA temp_store = FILE",
 	},
 	likePragma: "PRAGMA case_sensitive_like = ON",
-	pragmas: []string{
-		"PRAGMA automatic_index = OFF", "PRAGMA automatic_index = ON",
-		"PRAGMA reverse_unordered_selects = ON", "PRAGMA reverse_unordered_selects = OFF",
+	pragmas: append(knobPragmas(sqliteKnobs),
 		"PRAGMA cache_size = 10", "PRAGMA cache_size = 50000", "PRAGMA cell_size_check = ON", "PRAGMA secure_delete = ON",
 		"PRAGMA recursive_triggers = ON", "PRAGMA query_only = OFF", "PRAGMA trusted_schema = OFF",
 		"PRAGMA analysis_limit = 100", "PRAGMA mmap_size = 0", "PRAGMA optimize",
 		"PRAGMA shrink_memory", "PRAGMA legacy_alter_table = ON",
-	},
+	),
+	knobs:       sqliteKnobs,
+	hints:       []string{hintNotIndexed, hintCrossJoin, hintLikely, hintUnlikely},
+	explain:     "EXPLAIN QUERY PLAN ",
+	readPlan:    readSQLitePlan,
+	noEstimates: true,
 	maintenance: []string{"ANALYZE", "ANALYZE", "REINDEX", "VACUUM", "PRAGMA optimize"},
 	stat1:       true,
 	schemaTable: "sqlite_schema",

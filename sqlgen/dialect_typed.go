@@ -48,6 +48,7 @@ var postgresDialect = &dialect{
 	unoptMid:   ") IS TRUE AS INT) AS count FROM ",
 	unoptPost:  ") AS res",
 	expected:   expectedPostgres,
+	knobs:      pgKnobs, explain: "EXPLAIN ", readPlan: readPostgresPlan,
 	typed: &typedData{
 		colTypes: [tCount][]string{
 			tBool: {"BOOLEAN"}, tInt: {"INT", "INT", "BIGINT", "SMALLINT", "INTEGER"},
@@ -70,12 +71,8 @@ var postgresDialect = &dialect{
 		uniqueIdx:      true, partialIdx: true, exprIdx: true, constraints: true, checks: true, defaults: true,
 		onConflict: true, tablePrefixes: []string{"UNLOGGED "}, tableSuffixes: []string{" WITH (fillfactor = 50)"},
 		maintenance: []string{"ANALYZE", "ANALYZE %t", "VACUUM %t", "REINDEX TABLE %t", "VACUUM FULL %t"},
-		settings: []string{"SET enable_seqscan = off", "SET enable_indexscan = off", "SET enable_bitmapscan = off",
-			"SET enable_hashjoin = off", "SET enable_mergejoin = off", "SET enable_nestloop = off",
-			"SET enable_hashagg = off", "SET enable_sort = off", "SET enable_material = off",
-			"SET enable_indexonlyscan = off", "SET random_page_cost = 0.1", "SET cpu_tuple_cost = 1",
-			"SET jit = on"}, // the target's sessions start with jit = off
-		updates: true, deletes: true, views: true,
+		settings:    settingKnobs(pgKnobs),
+		updates:     true, deletes: true, views: true,
 	},
 }
 
@@ -87,6 +84,7 @@ var mysqlDialect = &dialect{
 	unoptMid:  ") IS TRUE) AS count FROM ",
 	unoptPost: ") AS res",
 	expected:  expectedMySQL,
+	knobs:     mysqlKnobs, hints: []string{hintStraight}, explain: "EXPLAIN ", readPlan: readMySQLPlan,
 	typed: &typedData{
 		colTypes: [tCount][]string{
 			tInt: {"INT", "INT", "BIGINT", "TINYINT", "SMALLINT"},
@@ -109,13 +107,8 @@ var mysqlDialect = &dialect{
 		uniqueIdx:      true, constraints: true, checks: true, defaults: true, insertIgnore: "INSERT IGNORE",
 		tableSuffixes: []string{" ENGINE=InnoDB", " ENGINE=MyISAM", " ENGINE=Aria"},
 		maintenance:   []string{"ANALYZE TABLE %t", "OPTIMIZE TABLE %t", "CHECK TABLE %t", "REPAIR TABLE %t"},
-		settings: []string{"SET SESSION optimizer_switch = 'index_merge=off'",
-			"SET SESSION optimizer_switch = 'index_condition_pushdown=off'",
-			"SET SESSION optimizer_switch = 'condition_pushdown_from_having=off'",
-			"SET SESSION optimizer_switch = 'condition_pushdown_for_derived=off'",
-			"SET SESSION optimizer_switch = 'derived_merge=off'", "SET SESSION optimizer_switch = 'table_elimination=off'",
-			"SET SESSION optimizer_switch = 'rowid_filter=off'", "SET SESSION optimizer_switch = 'semijoin=off'"},
-		updates: true, deletes: true, views: true,
+		settings:      settingKnobs(mysqlKnobs),
+		updates:       true, deletes: true, views: true,
 	},
 }
 
@@ -129,6 +122,7 @@ var duckdbDialect = &dialect{
 	unoptPost:  ") AS res",
 	expected:   expectedDuckDB,
 	versioning: duckdbVersioning,
+	knobs:      duckdbKnobs, explain: "EXPLAIN (FORMAT json) ", readPlan: readDuckDBPlan,
 	typed: &typedData{
 		colTypes: [tCount][]string{
 			tBool: {"BOOLEAN"}, tInt: {"INTEGER", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT"},
@@ -148,10 +142,8 @@ var duckdbDialect = &dialect{
 		textCollations: []string{"NOCASE"},
 		uniqueIdx:      true, constraints: true, checks: true, defaults: true,
 		maintenance: []string{"ANALYZE", "CHECKPOINT", "VACUUM"},
-		settings: []string{"SET disabled_optimizers = 'filter_pushdown'", "SET disabled_optimizers = 'join_order'",
-			"SET disabled_optimizers = 'statistics_propagation'", "SET disabled_optimizers = 'expression_rewriter'",
-			"PRAGMA disable_optimizer"},
-		updates: true, deletes: true, views: true,
+		settings:    settingKnobs(duckdbKnobs),
+		updates:     true, deletes: true, views: true,
 	},
 }
 

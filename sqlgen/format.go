@@ -225,6 +225,7 @@ const (
 	judgeTLP                    // the original rows against the partitions' rows
 	judgeAgg                    // the original aggregate against the partitions' aggregates
 	judgeDiff                   // the same rows from every engine
+	judgeDQP                    // the same rows under the default plan and the plan variant
 	judgeError                  // a crash, a hang or the recorded error message
 )
 
@@ -265,6 +266,10 @@ func sqlJudgeFor(c *fuzz.Case, in fuzz.ReproInfo) sqlJudge {
 		agg := strings.ToUpper(c.Params["agg"])
 		if slices.Contains([]string{"MIN", "MAX", "SUM", "COUNT", "AVG"}, agg) && hasAll(fuzz.TLPAgg.Roles()) {
 			return sqlJudge{kind: judgeAgg, agg: agg}
+		}
+	case OracleDQP:
+		if has(RoleDQPBase) && has(RoleDQPPlan) {
+			return sqlJudge{kind: judgeDQP, roles: []string{RoleDQPBase, RoleDQPPlan}}
 		}
 	case "diff":
 		for _, r := range in.Roles {
@@ -312,6 +317,18 @@ func (j sqlJudge) write(b *strings.Builder, c *fuzz.Case, in fuzz.ReproInfo, run
 			"\t\tdiff \"$tmp/$first.rows\" \"$tmp/$e.rows\" | grep '^[<>]' | head -n 10\n\t\tsame=0\n\tfi\ndone\n")
 		b.WriteString("if [ \"$same\" = 0 ]; then echo \"repro.sh: the bug reproduces\"; exit 0; fi\n" +
 			"echo \"repro.sh: the bug does not reproduce: every engine returns the same rows\"\nexit 1\n")
+		return
+	case judgeDQP:
+		b.WriteString("\n# dqp: the query must return the same rows (as sorted lines) under the default plan and under\n# the plan variant.\n")
+		fmt.Fprintf(b, "res=1\nfor e in %s; do\n", engines)
+		b.WriteString("\tran \"$e\" || cannot \"$e did not answer every query (see above)\"\n")
+		fmt.Fprintf(b, "\tsec \"$e\" %s | LC_ALL=C sort >\"$tmp/$e.base\"\n\tsec \"$e\" %s | LC_ALL=C sort >\"$tmp/$e.plan\"\n",
+			fuzz.ShellQuote(j.roles[0]), fuzz.ShellQuote(j.roles[1]))
+		b.WriteString("\tif ! cmp -s \"$tmp/$e.base\" \"$tmp/$e.plan\"; then\n" +
+			"\t\techo \"repro.sh: on $e the plan variant returns other rows (< default plan, > variant):\"\n" +
+			"\t\tdiff \"$tmp/$e.base\" \"$tmp/$e.plan\" | grep '^[<>]' | head -n 10\n\t\tres=0\n\tfi\ndone\n")
+		b.WriteString("if [ \"$res\" = 0 ]; then echo \"repro.sh: the bug reproduces\"; exit 0; fi\n" +
+			"echo \"repro.sh: the bug does not reproduce: both plans return the same rows\"\nexit 1\n")
 		return
 	case judgeError:
 		b.WriteString("\n# error: the engine crashed (killed by a signal, or its server lost), hung, or printed the\n# recorded error message.\njudge() {\n")

@@ -31,6 +31,10 @@ type Generator struct {
 	// fams are the TLP layouts each case carries (of tlpLayouts), in the order of the oracles.
 	fams   []*fuzz.Layout
 	setups *fuzz.SetupCache[*setup]
+	// dqp, cert and plans say whether cases carry the DQP, CERT and QPG layouts (plans.go);
+	// guide is the query plan guidance of Options.QPG (qpg.go), nil without it.
+	dqp, cert, plans bool
+	guide            *guide
 }
 
 // New returns a generator for the options, or an error naming the valid choices when the dialect
@@ -43,14 +47,15 @@ func New(o Options) (*Generator, error) {
 	if slices.Contains(n.Oracles, OraclePQS) && n.Dialect != "sqlite" {
 		return nil, fmt.Errorf("sqlgen: the pqs oracle has an expression evaluator for the sqlite dialect only, not %s", n.Dialect)
 	}
-	d := dialects[n.Dialect]
-	e, err := parseEngine(d, n.Engine)
+	base := dialects[n.Dialect]
+	e, err := parseEngine(base, n.Engine)
 	if err != nil {
 		return nil, fmt.Errorf("sqlgen: options: engine=%s: %w", n.Engine, err)
 	}
-	return &Generator{
+	d := base.forEngine(e)
+	g := &Generator{
 		o:      n,
-		d:      d.forEngine(e),
+		d:      d,
 		gen:    n.String(),
 		norec:  slices.Contains(n.Oracles, OracleNoREC),
 		pqs:    slices.Contains(n.Oracles, OraclePQS),
@@ -58,7 +63,14 @@ func New(o Options) (*Generator, error) {
 		eet:    slices.Contains(n.Oracles, OracleEET),
 		fams:   tlpFamilies(n.Oracles),
 		setups: fuzz.NewSetupCache[*setup](cacheSize),
-	}, nil
+		dqp:    slices.Contains(n.Oracles, OracleDQP) && len(d.knobs)+len(d.hints) > 0,
+		cert:   slices.Contains(n.Oracles, OracleCERT) && d.readPlan != nil && !d.noEstimates,
+		plans:  (slices.Contains(n.Oracles, OracleQPG) || n.QPG) && d.readPlan != nil,
+	}
+	if n.QPG && g.plans {
+		g.guide = newGuide(d)
+	}
+	return g, nil
 }
 
 // Options returns the generator's options with defaults applied.
@@ -103,6 +115,13 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 		Setup:  append([]string(nil), st.stmts...),
 		Params: make(map[string]string, 6),
 	}
+	knobs := st.knobs
+	if g.guide != nil {
+		if extra := g.guide.mutations(fuzz.SetupSeed(seed)); len(extra) > 0 {
+			c.Setup = append(c.Setup, extra...)
+			knobs = knobState(g.d, c.Setup)
+		}
+	}
 	n := 4 * len(g.fams)
 	if g.norec {
 		n += 2
@@ -139,6 +158,7 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 		}
 	}
 	g.dmlCases(r, st, c, &p, scope, types)
+	g.planQueries(r, c, &p, scope, types, knobs)
 	c.Params[ParamPred], c.Params[ParamFrom] = p.pred, p.from
 	if p.cols != "" {
 		c.Params[ParamCols], c.Params[ParamGroup] = p.cols, p.group
@@ -156,10 +176,14 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 func (g *Generator) setup(ss uint64) *setup {
 	st, _ := g.setups.Get(ss, func() (*setup, error) {
 		r := newRNG(fuzz.Mix(ss^setupSalt), ss)
+		var st *setup
 		if g.d.typed != nil {
-			return buildTypedSetup(g.d, &g.o, r), nil
+			st = buildTypedSetup(g.d, &g.o, r)
+		} else {
+			st = buildSetup(g.d, &g.o, r)
 		}
-		return buildSetup(g.d, &g.o, r), nil
+		st.knobs = knobState(g.d, st.stmts)
+		return st, nil
 	})
 	return st
 }

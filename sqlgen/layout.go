@@ -16,6 +16,14 @@ var (
 	RoleTLPP          = fuzz.TLPWhere.Role("p")      // SELECT * FROM <from> WHERE <pred>
 	RoleTLPNotP       = fuzz.TLPWhere.Role("notp")   // SELECT * FROM <from> WHERE NOT (<pred>)
 	RoleTLPNull       = fuzz.TLPWhere.Role("null")   // SELECT * FROM <from> WHERE (<pred>) IS NULL
+	// The roles of the plan layouts fuzz.DQP, fuzz.CERT and fuzz.QPG (plans.go).
+	RoleDQPBase  = fuzz.DQP.Role("base")  // SELECT * FROM <from> WHERE <pred>
+	RoleDQPSet   = fuzz.DQP.Role("set")   // a planner switch, named by Params "plan"
+	RoleDQPPlan  = fuzz.DQP.Role("plan")  // the base query, with the hint of Params "plan" if any
+	RoleDQPReset = fuzz.DQP.Role("reset") // the switch back to the setup's value
+	RoleCERTOrig = fuzz.CERT.Role("orig") // EXPLAIN SELECT * FROM <from> WHERE <pred>
+	RoleCERTMut  = fuzz.CERT.Role("mut")  // EXPLAIN of its mutant (Params "mut", "certdir")
+	RoleQPGPlan  = fuzz.QPG.Role("plan")  // EXPLAIN SELECT * FROM <from> WHERE <pred>
 )
 
 // oracleLayouts maps each oracle of Options.Oracles to the layout of the queries its cases carry.
@@ -28,6 +36,9 @@ var oracleLayouts = map[string]*fuzz.Layout{
 	OracleTLPAgg:      fuzz.TLPAgg,
 	OracleDQE:         fuzz.DQE,
 	OracleEET:         fuzz.EET, // and fuzz.EETDML when the case changes a table
+	OracleDQP:         fuzz.DQP,
+	OracleCERT:        fuzz.CERT,
+	OracleQPG:         fuzz.QPG,
 }
 
 // tlpLayouts are the layouts of the TLP family: an original query and its three partitions.
@@ -46,6 +57,15 @@ const (
 	// ParamAggExpr its argument.
 	ParamAgg     = "agg"
 	ParamAggExpr = "aggexpr"
+	// ParamPlan names the plan variant of the DQP layout: a hint written into dqp.plan, or the
+	// planner switch that dqp.set sets.
+	ParamPlan = "plan"
+	// ParamMut is the CERT mutation of cert.mut, ParamPred2 the predicate it adds, ParamLimit its
+	// LIMIT, and ParamCERTDir its direction (CERTRestrict or CERTRelax).
+	ParamMut     = "mut"
+	ParamPred2   = "pred2"
+	ParamLimit   = "limit"
+	ParamCERTDir = "certdir"
 )
 
 // partition is one of the four queries of a TLP layout, its position in the layout: the
@@ -75,6 +95,8 @@ type pieces struct {
 	pred, from, order, cols, group, agg, aggExpr string
 	// The pieces of the DQE and EET layouts (see the Param constants of dml.go).
 	table, tcols, dpred, set, ecols, ep, edp, eseed, einner string
+	// The pieces of the DQP and CERT layouts (see plans.go).
+	plan, mut, pred2, limit string
 }
 
 // piecesOf reads the pieces of a case's Params.
@@ -83,7 +105,8 @@ func piecesOf(p map[string]string) pieces {
 		group: p[ParamGroup], agg: p[ParamAgg], aggExpr: p[ParamAggExpr],
 		table: p[ParamTable], tcols: p[ParamTCols], dpred: p[ParamDMLPred], set: p[ParamSet],
 		ecols: p[ParamEETCols], ep: p[ParamEETP], edp: p[ParamEETDP], eseed: p[ParamEETSeed],
-		einner: p[ParamEETInner]}
+		einner: p[ParamEETInner], plan: p[ParamPlan], mut: p[ParamMut], pred2: p[ParamPred2],
+		limit: p[ParamLimit]}
 }
 
 // render returns the text of the query with the given role, or "" for an unknown role.
@@ -121,7 +144,7 @@ func (d *dialect) render(role string, p pieces) string {
 	}
 	fam, part, ok := family(role)
 	if !ok {
-		return ""
+		return d.renderPlans(role, p)
 	}
 	w("SELECT ")
 	switch fam {

@@ -18,11 +18,14 @@ const (
 	OraclePQS         = "pqs"
 	OracleDQE         = "dqe"
 	OracleEET         = "eet"
+	OracleDQP         = "dqp"
+	OracleCERT        = "cert"
+	OracleQPG         = "qpg"
 )
 
 // oracleNames lists the valid oracles in their canonical order.
 var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg,
-	OraclePQS, OracleDQE, OracleEET}
+	OraclePQS, OracleDQE, OracleEET, OracleDQP, OracleCERT, OracleQPG}
 
 // dialectChoices lists the valid dialects, sorted.
 var dialectChoices = dialectNames()
@@ -74,6 +77,11 @@ type Options struct {
 	// DistinctViews allows SELECT DISTINCT in views, a known source of false positives with
 	// values that compare equal but print differently (0 and 0.0).
 	DistinctViews bool
+	// QPG turns on query plan guidance (qpg.go): every case carries its query's plan (the "qpg"
+	// layout), and the generator, told the plans by the campaign (fuzz.Guided), mutates the
+	// database of a setup whose queries stop showing new plans. A guided campaign's cases depend
+	// on the plans the engine chose before, not on the seed alone.
+	QPG bool
 	// Engine names the build of the engine the cases are written for, as [Probe] finds it: its
 	// release and optional features, "3.40.1+json+math" (SQLite; DuckDB: "1.1.3"). The generator
 	// leaves out what that build lacks. Empty (the default): the dialect's newest release with
@@ -149,6 +157,7 @@ func (o *Options) form() genopts.Form {
 		genopts.IntOrNone("views", &o.MaxViews, 16),
 		genopts.Int("from", &o.MaxFrom, 1, 8),
 		genopts.Bool("distinct-views", &o.DistinctViews),
+		genopts.Flag("qpg", &o.QPG),
 		genopts.Word("engine", &o.Engine, func(s string) error { return checkEngine(o.Dialect, s) }),
 	}}
 }

@@ -61,6 +61,8 @@ type index struct {
 type setup struct {
 	stmts []string
 	rels  []rel
+	// knobs maps each planner switch the setup sets (knob.key) to its last statement setting it.
+	knobs map[string]string
 }
 
 // setupBuilder generates one setup.

@@ -125,8 +125,12 @@ func dialectOf(name string) string {
 
 // env is what the oracles of one campaign are built from.
 type env struct {
-	expect oracles.Expect
+	expect  oracles.Expect
+	dialect string
 }
+
+// plan reads an engine's answer to an EXPLAIN of the campaign's dialect.
+func (e *env) plan(r *fuzz.Result) (sqlgen.Plan, bool) { return sqlgen.ReadPlan(e.dialect, r) }
 
 // show prints values in findings as SQL literals: the oracles' default notation.
 var show = oracles.Display{}
@@ -145,6 +149,17 @@ var table = domain.OracleTable[*env]{
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true, Auto: true}, New: func(*env) fuzz.Oracle {
 		return oracles.Rows{Layouts: []*fuzz.Layout{fuzz.NoREC, fuzz.TLPWhere, fuzz.TLPHaving, fuzz.TLPDistinct, fuzz.TLPGroupBy}, Show: show}
 	}},
+	{OracleInfo: domain.OracleInfo{Name: "dqp"}, New: func(*env) fuzz.Oracle { return oracles.DQP{Param: sqlgen.ParamPlan, Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "cert"}, New: func(e *env) fuzz.Oracle {
+		return oracles.CERT{DirParam: sqlgen.ParamCERTDir, MutParam: sqlgen.ParamMut,
+			Estimate: func(r *fuzz.Result) (float64, []string, bool) {
+				p, ok := e.plan(r)
+				return p.Rows, p.Ops, ok && p.HasRows
+			}}
+	}},
+	{OracleInfo: domain.OracleInfo{Name: "qpg"}, New: func(e *env) fuzz.Oracle {
+		return oracles.NewPlans(func(r *fuzz.Result) (string, bool) { p, ok := e.plan(r); return p.Sig, ok })
+	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(e *env) fuzz.Oracle { return oracles.Errors{Expect: e.expect} }},
 }
 
@@ -155,6 +170,7 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 	tables := fs.Int("max-tables", 0, "maximum tables per database (0: generator default)")
 	inserts := fs.Int("max-inserts", 0, "maximum INSERT statements per database (0: generator default)")
 	distinctViews := fs.Bool("distinct-views", false, "allow SELECT DISTINCT in views (a known false-positive source)")
+	qpg := fs.Bool("qpg", false, "query plan guidance: mutate the database when queries stop getting new plans (cases then depend on the engine's plans)")
 	isolate := fs.Bool("isolate", true, "run embedded engines in a child process, so that an engine crash becomes a finding")
 	return func(s *domain.Settings, base domain.Spec) error {
 		if *perDB < 1 || *perDB > 1<<fuzz.SetupBits {
@@ -180,6 +196,9 @@ func flags(fs *flag.FlagSet) func(s *domain.Settings, base domain.Spec) error {
 		}
 		if set["distinct-views"] {
 			o.DistinctViews = *distinctViews
+		}
+		if set["qpg"] {
+			o.QPG = *qpg
 		}
 		o.Oracles = nil // build sets them from the campaign's oracles
 		s.Gen = o.String()
@@ -246,14 +265,22 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 	if err != nil {
 		return nil, err
 	}
+	if slices.Contains(s.Oracles, "cert") && !sqlgen.HasEstimates(dialect) {
+		return nil, fmt.Errorf("the cert oracle needs the row estimates of a single engine's EXPLAIN: " +
+			"SQLite's EXPLAIN QUERY PLAN has none, and several engines share no EXPLAIN; use postgres, mariadb, mysql or duckdb alone")
+	}
 	expect, err := sqlgen.Expected(dialect)
 	if err != nil {
 		return nil, err
 	}
-	e := &env{expect: expect}
+	e := &env{expect: expect, dialect: dialect}
 	st := &domain.Setup{Gen: gen, Reducer: sqlgen.NewReducer(),
 		Format: sqlgen.Format{Dialect: dialect, Engines: s.Names()}}
-	st.Oracles = table.Make(s.Oracles, e)
+	ons := s.Oracles
+	if opts.QPG && !slices.Contains(ons, "qpg") {
+		ons = append(slices.Clone(ons), "qpg") // guidance is measured by the plans it finds
+	}
+	st.Oracles = table.Make(ons, e)
 	return st, nil
 }
 
