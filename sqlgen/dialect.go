@@ -115,7 +115,7 @@ type dialect struct {
 
 var dialects = map[string]*dialect{
 	"sqlite": sqliteDialect, "postgres": postgresDialect, "mysql": mysqlDialect, "duckdb": duckdbDialect,
-	"common": commonDialect,
+	"common": commonDialect, "clickhouse": clickhouseDialect,
 }
 
 func dialectNames() []string {

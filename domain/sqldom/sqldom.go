@@ -13,6 +13,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/chdb"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
 	"github.com/polyfuzz/polyfuzz/targets/duckdbpy"
 	"github.com/polyfuzz/polyfuzz/targets/mysql"
@@ -83,6 +84,9 @@ var engines = []engine{
 		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
 			return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mysql", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
 		}}},
+	{dialect: "clickhouse", Engine: domain.Engine{Name: chdb.Name, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		return chdb.Open(chdb.Options{Timeout: s.Timeout, Settings: sqlgen.SessionSettings("clickhouse")})
+	}}},
 }
 
 // engineList returns the engines of the table as the commands see them.

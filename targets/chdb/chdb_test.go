@@ -17,7 +17,7 @@ import (
 )
 
 // testSettings are owned settings the tests check are applied at start and after Reset.
-var testSettings = []string{"SET join_use_nulls = 1", "SET default_table_engine = 'Memory'"}
+var testSettings = []string{"SET join_use_nulls = 1", "SET default_table_engine = 'MergeTree'", "SET create_table_empty_primary_key_by_default = 1"}
 
 // open opens a target, skipping t (failing it in CI) when chdb is missing.
 func open(t *testing.T, timeout time.Duration) *Target {
