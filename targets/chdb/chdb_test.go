@@ -78,9 +78,9 @@ func TestStatementsAndErrors(t *testing.T) {
 		stmt string
 		want *fuzz.Result
 	}{
-		{"CREATE TABLE t0 (c0 Nullable(Int32), c1 Nullable(Float64), c2 Nullable(String))", ok}, // Memory (owned setting)
+		{"CREATE TABLE t0 (c0 Nullable(Int32), c1 Nullable(Float64), c2 Nullable(String))", ok}, // MergeTree (owned setting)
 		{"INSERT INTO t0 (c0, c1, c2) VALUES (1, 0.5, 'a'), (NULL, 0.1, NULL)", ok},
-		{"SELECT engine FROM system.tables WHERE database = currentDatabase()", &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"t:Memory"}}}},
+		{"SELECT engine FROM system.tables WHERE database = currentDatabase()", &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"t:MergeTree"}}}},
 		{"SELECT c0, c1, c2 FROM t0 ORDER BY c0 NULLS FIRST", &fuzz.Result{Status: fuzz.StatusOK,
 			Rows: [][]string{{"NULL", "r:0.1", "NULL"}, {"i:1", "r:0.5", "t:a"}}}},
 		{"SELECT c0 FROM t0 WHERE 0", ok},
