@@ -28,9 +28,6 @@ var expectedClickHouse string
 //   - default_table_engine = 'MergeTree' and create_table_empty_primary_key_by_default = 1: a
 //     CREATE TABLE without ENGINE makes a MergeTree table without sorting key (ORDER BY tuple()),
 //     as chDB's defaults may differ from the server's;
-//   - data_type_default_nullable = 1: a column declared without Nullable (INT in the common
-//     dialect) is Nullable, so that it can hold the NULLs every other engine stores (a
-//     LowCardinality(Nullable(String)) column is declared NOT NULL, which keeps it as written);
 //   - use_variant_as_common_type = 0: CASE, IF and COALESCE over a signed and an unsigned 64-bit
 //     integer are an error (NO_COMMON_TYPE, expected) rather than a Variant, which most
 //     functions and operators then reject with type errors that look like findings.
@@ -51,7 +48,7 @@ var clickhouseDialect = &dialect{
 			tInt:   {"Nullable(Int32)", "Nullable(Int32)", "Nullable(Int64)", "Nullable(Int16)", "Nullable(Int8)"},
 			tNum:   {"Nullable(Decimal(10,2))", "Nullable(Decimal(18,4))", "Nullable(Decimal(38,6))"},
 			tFloat: {"Nullable(Float64)", "Nullable(Float32)"},
-			tText:  {"Nullable(String)", "Nullable(String)", "LowCardinality(Nullable(String)) NOT NULL"},
+			tText:  {"Nullable(String)", "Nullable(String)", "LowCardinality(Nullable(String))"},
 		},
 		castTypes: [tCount]string{tInt: "Nullable(Int32)", tNum: "Nullable(Decimal(18,4))", tFloat: "Nullable(Float64)",
 			tText: "Nullable(String)"},
@@ -100,8 +97,7 @@ var clickhouseDialect = &dialect{
 		updates: true, deletes: true, views: true, alterDML: true,
 		session: []string{"SET join_use_nulls = 1", "SET aggregate_functions_null_for_empty = 1",
 			"SET mutations_sync = 2", "SET default_table_engine = 'MergeTree'",
-			"SET create_table_empty_primary_key_by_default = 1", "SET data_type_default_nullable = 1",
-			"SET use_variant_as_common_type = 0"},
+			"SET create_table_empty_primary_key_by_default = 1", "SET use_variant_as_common_type = 0"},
 	},
 }
 

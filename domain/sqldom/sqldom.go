@@ -7,6 +7,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/domain"
@@ -58,6 +59,9 @@ var Domain = &domain.Domain{
 type engine struct {
 	domain.Engine
 	dialect string
+	// noDiff, when set, says why the engine cannot answer the common dialect alike with the
+	// others, so that it joins no cross-engine differential.
+	noDiff string
 }
 
 // engines is the SQL engine table: adding an engine is its target package and one row here.
@@ -86,7 +90,7 @@ var engines = []engine{
 		}}},
 	{dialect: "clickhouse", Engine: domain.Engine{Name: chdb.Name, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
 		return chdb.Open(chdb.Options{Timeout: s.Timeout, Settings: sqlgen.SessionSettings("clickhouse")})
-	}}},
+	}}, noDiff: "its x IN (..., NULL) is 0 where standard SQL has NULL, and its LEFT JOIN needs an equality in ON (docs/sql.md)"},
 }
 
 // engineList returns the engines of the table as the commands see them.
@@ -186,6 +190,11 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	}
 	if len(s.Engines) > 1 {
 		dialect = "common"
+		for _, e := range engines {
+			if e.noDiff != "" && slices.Contains(s.Names(), e.Name) {
+				return nil, fmt.Errorf("%s cannot join the cross-engine differential: %s; run it alone", e.Name, e.noDiff)
+			}
+		}
 	}
 	opts, err := domain.GenOptions(s.Gen, sqlgen.Options{}, sqlgen.ParseOptions)
 	if err != nil {
