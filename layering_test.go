@@ -47,6 +47,7 @@ var rules = []rule{
 	{"targets/sqlexec", []string{"fuzz"}},
 	{"targets/duckdb", []string{"fuzz", "targets/sqlexec"}},
 	{"targets/duckdbpy", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
+	{"targets/chdb", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/sqlserver", []string{"fuzz", "targets/redact", "targets/unreachable"}},
 	{"targets/sqlserver/sqlservertest", []string{"fuzz", "internal/sqltest", "internal/testenv", "targets/sqlserver",
 		"targets/redact", "targets/unreachable"}},

@@ -65,7 +65,7 @@ func TestOptionsErrors(t *testing.T) {
 	for _, tc := range []struct {
 		in, want string
 	}{
-		{"sqlgen{dialect=oracle}", `dialect: unknown dialect "oracle"; use common, duckdb, mysql, postgres, sqlite`},
+		{"sqlgen{dialect=oracle}", `dialect: unknown dialect "oracle"; use clickhouse, common, duckdb, mysql, postgres, sqlite`},
 		{"sqlgen{oracles=norec,pqs}", `oracles: unknown oracle "pqs"; use norec, tlp-where, tlp-having`},
 		{"sqlgen{oracles=}", "oracles is empty; name at least one of norec"},
 		{"sqlgen{oracles=norec,norec}", "oracles: norec listed twice; name it once"},
