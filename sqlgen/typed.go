@@ -77,7 +77,7 @@ type typedData struct {
 	// WHERE p, and ALTER TABLE t DELETE WHERE p.
 	alterDML bool
 	// indexTypes, when set, makes indexes ClickHouse's data-skipping indexes: CREATE INDEX i ON t
-	// (expr) TYPE <one of them>, one expression, no order, no UNIQUE, no WHERE.
+	// (c) TYPE <one of them>, one column, no order, no UNIQUE, no WHERE.
 	indexTypes []string
 	// session are the SET statements the target applies at start and after every reset: the
 	// session settings polyfuzz owns, under which the oracles' relations hold (see SessionSettings).
