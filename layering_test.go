@@ -51,6 +51,7 @@ var rules = []rule{
 	{"targets/turso", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/sqlitelib", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi", "targets/sqlite"}},
 	{"targets/datafusion", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
+	{"targets/chdb", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/sqlserver", []string{"fuzz", "targets/redact", "targets/unreachable"}},
 	{"targets/sqlserver/sqlservertest", []string{"fuzz", "internal/sqltest", "internal/testenv", "targets/sqlserver",
 		"targets/redact", "targets/unreachable"}},

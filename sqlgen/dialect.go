@@ -141,7 +141,7 @@ type dialect struct {
 
 var dialects = map[string]*dialect{
 	"sqlite": sqliteDialect, "postgres": postgresDialect, "mysql": mysqlDialect, "duckdb": duckdbDialect,
-	"common": commonDialect, "turso": tursoDialect, "datafusion": datafusionDialect,
+	"common": commonDialect, "turso": tursoDialect, "datafusion": datafusionDialect, "clickhouse": clickhouseDialect,
 }
 
 func dialectNames() []string {

@@ -40,11 +40,13 @@ type typedData struct {
 	nulls [tCount]string
 	// Value pools per type, as literals; floats are written CAST(v AS castTypes[tFloat]).
 	ints, nums, floats, texts []string
-	trueLit, falseLit         string
-	concat                    string // string concatenation operator ("": the concat function)
-	noConcat                  bool   // no concatenation at all
-	intDiv, mod               string // integer division and remainder operators ("": none)
-	bitwise                   []string
+	// numWrap, when set, surrounds every decimal literal (ClickHouse reads 0.5 as a Float64).
+	numWrap           [2]string
+	trueLit, falseLit string
+	concat            string // string concatenation operator ("": the concat function)
+	noConcat          bool   // no concatenation at all
+	intDiv, mod       string // integer division and remainder operators ("": none)
+	bitwise           []string
 	// coerce lets comparisons mix text and numbers, which MySQL and MariaDB coerce (a rich
 	// source of bugs there, an error elsewhere).
 	coerce         bool
@@ -83,6 +85,16 @@ type typedData struct {
 	// floatDecimalApart keeps DECIMAL and float operands out of one comparison: DataFusion
 	// compares them as decimals, which cannot hold every float (apache/datafusion#14272).
 	floatDecimalApart bool
+
+	// alterDML writes updates and deletes as ClickHouse's mutations: ALTER TABLE t UPDATE c = v
+	// WHERE p, and ALTER TABLE t DELETE WHERE p.
+	alterDML bool
+	// indexTypes, when set, makes indexes ClickHouse's data-skipping indexes: CREATE INDEX i ON t
+	// (c) TYPE <one of them>, one column, no order, no UNIQUE, no WHERE.
+	indexTypes []string
+	// session are the SET statements the target applies at start and after every reset: the
+	// session settings polyfuzz owns, under which the oracles' relations hold (see SessionSettings).
+	session []string
 }
 
 // typedGen writes random typed expressions into b. Like exprGen it parenthesizes every compound
@@ -181,10 +193,11 @@ func typedValue(r *rng, td *typedData, t sqlType) string {
 		}
 		return r.smallInt(20, 100)
 	case tNum:
+		v := pick(r, td.nums)
 		if r.prob(0.5) {
-			return pick(r, td.nums)
+			v = r.smallInt(100, 1000) + "." + strconv.Itoa(r.intn(100))
 		}
-		return r.smallInt(100, 1000) + "." + strconv.Itoa(r.intn(100))
+		return td.numWrap[0] + v + td.numWrap[1]
 	case tFloat:
 		v := pick(r, td.floats)
 		if r.prob(0.3) {

@@ -83,7 +83,11 @@ func buildTypedSetup(d *dialect, o *Options, r *rng) *setup {
 		case actUpdate:
 			s.update(ti)
 		case actDelete:
-			s.ws("DELETE FROM t", strconv.Itoa(ti), " WHERE ")
+			if s.td.alterDML {
+				s.ws("ALTER TABLE t", strconv.Itoa(ti), " DELETE WHERE ")
+			} else {
+				s.ws("DELETE FROM t", strconv.Itoa(ti), " WHERE ")
+			}
 			cols, types := s.scope(ti)
 			s.gen(&s.b, cols, types, 2).predicate()
 			s.emit()
@@ -254,7 +258,7 @@ func uniqueValue(r *rng, td *typedData, t sqlType) string {
 	case tInt:
 		return r.smallInt(0, 30000)
 	case tNum:
-		return r.smallInt(0, 30000) + "." + strconv.Itoa(r.intn(10))
+		return td.numWrap[0] + r.smallInt(0, 30000) + "." + strconv.Itoa(r.intn(10)) + td.numWrap[1]
 	case tFloat:
 		return "CAST(" + r.smallInt(0, 30000) + ".5 AS " + td.castTypes[tFloat] + ")"
 	case tText:
@@ -267,7 +271,11 @@ func (s *typedSetup) update(ti int) {
 	r := s.r
 	cols, types := s.scope(ti)
 	tc := s.tables[ti]
-	s.ws("UPDATE t", strconv.Itoa(ti), " SET ")
+	if s.td.alterDML {
+		s.ws("ALTER TABLE t", strconv.Itoa(ti), " UPDATE ")
+	} else {
+		s.ws("UPDATE t", strconv.Itoa(ti), " SET ")
+	}
 	j := r.intn(len(tc))
 	s.ws(tc[j].name, " = ")
 	if tc[j].unique || tc[j].notNull || r.prob(0.4) {
@@ -278,6 +286,8 @@ func (s *typedSetup) update(ti int) {
 	if r.prob(0.7) {
 		s.ws(" WHERE ")
 		s.gen(&s.b, cols, types, 2).predicate()
+	} else if s.td.alterDML {
+		s.ws(" WHERE ", s.td.trueLit) // a mutation's WHERE is not optional
 	}
 	s.emit()
 }
@@ -285,6 +295,16 @@ func (s *typedSetup) update(ti int) {
 func (s *typedSetup) createIndex(ti int) {
 	r, td := s.r, s.td
 	tc := s.tables[ti]
+	if len(td.indexTypes) > 0 {
+		s.ws("CREATE INDEX i", strconv.Itoa(s.nindex), " ON t", strconv.Itoa(ti), " (")
+		s.nindex++
+		// A column only: ClickHouse rejects an index expression with a constant part
+		// ("Secondary index cannot contain constants").
+		s.ws(tc[r.intn(len(tc))].name)
+		s.ws(") TYPE ", pick(r, td.indexTypes))
+		s.emit()
+		return
+	}
 	s.ws("CREATE ")
 	if td.uniqueIdx && r.oneIn(4) {
 		s.ws("UNIQUE ")

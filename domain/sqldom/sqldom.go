@@ -14,6 +14,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/chdb"
 	"github.com/polyfuzz/polyfuzz/targets/datafusion"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
 	"github.com/polyfuzz/polyfuzz/targets/duckdbpy"
@@ -32,9 +33,10 @@ rows, groups, distinct rows or aggregate against its partitions by p, NOT p and 
 crash, hang and unexpected-error detection. Several --dbms flags run each case, written in the SQL
 the engines share, on every engine, and add the cross-engine differential oracle (diff).
 
-Engines: sqlite and duckdb are embedded (no setup); turso (Turso, the Rust rewrite of SQLite) and
-datafusion (Apache DataFusion) run in a Python process of the project's environment (source
-scripts/python.sh && python_env), and with sqlite turso's cases are written in the SQL both read.
+Engines: sqlite and duckdb are embedded (no setup); turso (Turso, the Rust rewrite of SQLite),
+datafusion (Apache DataFusion) and clickhouse (ClickHouse through chDB) run in a Python process of
+the project's environment (source scripts/python.sh && python_env), and with sqlite turso's cases
+are written in the SQL both read.
 postgres, mariadb and mysql are servers: give
 --dbms postgres=postgres://USER:PASS@HOST:PORT/DB or set POLYFUZZ_POSTGRES_DSN (POLYFUZZ_MARIADB_DSN,
 POLYFUZZ_MYSQL_DSN; MySQL's own USER:PASS@tcp(HOST:PORT)/DB works too). Each worker works in a
@@ -47,7 +49,7 @@ also gets campaign.json, stats.jsonl and report.html. Ctrl-C stops cleanly.`
 // Domain is the SQL domain.
 var Domain = &domain.Domain{
 	Name:     "sql",
-	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, DataFusion, PostgreSQL, MariaDB, MySQL, Turso",
+	Summary:  "fuzz SQL engines: SQLite (default), DuckDB, DataFusion, ClickHouse, PostgreSQL, MariaDB, MySQL, Turso",
 	Synopsis: synopsis, Unit: "test cases", Owns: "its own database",
 	EngineFlag: "dbms", DefaultEngine: "sqlite",
 	Engines:        engineList(),
@@ -64,6 +66,9 @@ var Domain = &domain.Domain{
 type engine struct {
 	domain.Engine
 	dialect string
+	// noDiff, when set, says why the engine cannot answer the common dialect alike with the
+	// others, so that it joins no cross-engine differential.
+	noDiff string
 }
 
 // engines is the SQL engine table: adding an engine is its target package and one row here.
@@ -102,6 +107,9 @@ var engines = []engine{
 		Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
 			return mysql.Open(ctx, mysql.Options{DSN: s.DSN, Flavor: "mysql", Worker: s.Worker, Timeout: s.Timeout, Force: s.Force})
 		}}},
+	{dialect: "clickhouse", Engine: domain.Engine{Name: chdb.Name, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		return chdb.Open(chdb.Options{Timeout: s.Timeout, Settings: sqlgen.SessionSettings("clickhouse")})
+	}}, noDiff: "its x IN (..., NULL) is 0 where standard SQL has NULL, and its LEFT JOIN needs an equality in ON (docs/sql.md)"},
 }
 
 // engineList returns the engines of the table as the commands see them.
@@ -242,6 +250,13 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 	names := make([]string, len(s.Engines))
 	for i, e := range s.Engines {
 		names[i] = e.Engine
+	}
+	if len(names) > 1 {
+		for _, e := range engines {
+			if e.noDiff != "" && slices.Contains(names, e.Name) {
+				return nil, fmt.Errorf("%s cannot join the cross-engine differential: %s; run it alone", e.Name, e.noDiff)
+			}
+		}
 	}
 	dialect := caseDialect(names)
 	opts, err := domain.GenOptions(s.Gen, sqlgen.Options{}, sqlgen.ParseOptions)

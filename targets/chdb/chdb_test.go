@@ -1,0 +1,240 @@
+package chdb
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver"
+)
+
+// testSettings are owned settings the tests check are applied at start and after Reset.
+var testSettings = []string{"SET join_use_nulls = 1", "SET default_table_engine = 'MergeTree'", "SET create_table_empty_primary_key_by_default = 1"}
+
+// open opens a target, skipping t (failing it in CI) when chdb is missing.
+func open(t *testing.T, timeout time.Duration) *Target {
+	t.Helper()
+	py := rowserver.Python("")
+	if err := exec.Command(py, "-c", "import chdb").Run(); err != nil {
+		testenv.Missing(t, "the Python module chdb is missing for "+py+": run "+Fix)
+	}
+	tg, err := Open(Options{Timeout: timeout, Settings: testSettings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tg.Close() })
+	return tg
+}
+
+// TestValues checks the canonical form of each type ClickHouse answers with.
+func TestValues(t *testing.T) {
+	tg := open(t, 10*time.Second)
+	if !strings.HasPrefix(tg.Version(), "26.") || tg.ChdbVersion() == "" {
+		t.Errorf("Version, ChdbVersion = %q, %q; want ClickHouse 26.x and chdb's version", tg.Version(), tg.ChdbVersion())
+	}
+	ctx := context.Background()
+	tests := []struct{ expr, want string }{
+		{"NULL", "NULL"}, {"CAST(NULL AS Nullable(Int32))", "NULL"}, {"TRUE", "B:true"}, {"CAST(0 AS Bool)", "B:false"},
+		{"1 = 1", "i:1"}, {"toInt8(-128)", "i:-128"}, {"toUInt64(18446744073709551615)", "i:18446744073709551615"},
+		{"toInt128('-170141183460469231731687303715884105728')", "i:-170141183460469231731687303715884105728"},
+		{"toInt32(2147483647) + toInt32(1)", "i:2147483648"},           // Int32 + Int32 is Int64
+		{"toInt64(9223372036854775807) + 1", "i:-9223372036854775808"}, // wraps
+		{"CAST('1.50' AS Decimal(10,2))", "d:1.5"}, {"CAST('-0.0001' AS Decimal(18,4))", "d:-0.0001"},
+		{"CAST('0' AS Nullable(Decimal(18,4)))", "d:0"}, {"CAST('99999999.99' AS Decimal(10,2)) * 2", "d:199999999.98"},
+		{"0.1", "r:0.1"}, {"toFloat32(0.1)", "r:0.1"}, {"toFloat32(16777217)", "r:1.6777216e+07"},
+		{"1e300 * 10", "r:1e+301"}, {"-0.0", "r:-0"}, {"toFloat32(-0.0)", "r:-0"}, {"CAST('nan' AS Float64)", "r:NaN"},
+		{"-CAST('nan' AS Float64)", "r:NaN"}, {"CAST('inf' AS Float64)", "r:+Inf"}, {"-CAST('inf' AS Float32)", "r:-Inf"},
+		{"5e-324", "r:5e-324"}, {"1 / 3", "r:0.3333333333333333"},
+		{"''", "t:"}, {"'a'", "t:a"}, {"'tab\\there'", "t:tab\there"}, {"'line\\nbreak\\\\'", "t:line\nbreak\\"},
+		{"'\\\\N'", "t:\\N"}, {"'a\\0b'", "t:a\x00b"}, {"'é'", "t:é"}, {"toFixedString('ab', 3)", "t:ab\x00"},
+		{"'a' || NULL", "NULL"}, {"toDate('2020-01-31')", "t:2020-01-31"}, {"[1, 2, NULL]", "t:[1,2,NULL]"},
+	}
+	for _, tc := range tests {
+		q := "SELECT " + tc.expr
+		res, err := tg.Exec(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{tc.want}}}
+		if !reflect.DeepEqual(res, want) {
+			t.Errorf("%s: got %+v, want %+v", q, res, want)
+		}
+	}
+}
+
+func TestStatementsAndErrors(t *testing.T) {
+	tg := open(t, 10*time.Second)
+	ctx := context.Background()
+	ok := &fuzz.Result{Status: fuzz.StatusOK}
+	tests := []struct {
+		stmt string
+		want *fuzz.Result
+	}{
+		{"CREATE TABLE t0 (c0 Nullable(Int32), c1 Nullable(Float64), c2 Nullable(String))", ok}, // MergeTree (owned setting)
+		{"INSERT INTO t0 (c0, c1, c2) VALUES (1, 0.5, 'a'), (NULL, 0.1, NULL)", ok},
+		{"SELECT engine FROM system.tables WHERE database = currentDatabase()", &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"t:MergeTree"}}}},
+		{"SELECT c0, c1, c2 FROM t0 ORDER BY c0 NULLS FIRST", &fuzz.Result{Status: fuzz.StatusOK,
+			Rows: [][]string{{"NULL", "r:0.1", "NULL"}, {"i:1", "r:0.5", "t:a"}}}},
+		{"SELECT c0 FROM t0 WHERE 0", ok},
+		// join_use_nulls = 1 (owned): the unmatched side is NULL, not the type's default.
+		{"SELECT a.c0, b.c0 FROM t0 AS a LEFT JOIN t0 AS b ON a.c0 = b.c0 + 1 ORDER BY a.c0", &fuzz.Result{Status: fuzz.StatusOK,
+			Rows: [][]string{{"i:1", "NULL"}, {"NULL", "NULL"}}}},
+		{"ALTER TABLE t0 UPDATE c2 = 'b' WHERE c0 = 1", ok},
+		{"ALTER TABLE t0 DELETE WHERE c0 IS NULL", ok},
+		{"SELECT c2 FROM t0", &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"t:b"}}}},
+		{"SET join_use_nulls = 0", ok},
+		{"SELECT x FROM t0", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "UNKNOWN_IDENTIFIER"}},
+		{"SELECT intDiv(c0, 0) FROM t0", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "ILLEGAL_DIVISION"}},
+		{"SELECT c2 + 1 FROM t0", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "ILLEGAL_TYPE_OF_ARGUMENT"}},
+		{"SELECT intDiv(c0, 0) FROM t0", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "ILLEGAL_DIVISION"}},
+		// A statement after one that failed while it ran gets its own rows only.
+		{"SELECT 5", &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"i:5"}}}},
+		{"SELECT CAST('x' AS Int32)", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "CANNOT_PARSE_TEXT"}},
+		{"SET mutations_sync = 0", ok},
+		{"SELEC 1", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "SYNTAX_ERROR"}},
+		{"SELECT * FROM nosuch", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "UNKNOWN_TABLE"}},
+	}
+	for _, tc := range tests {
+		got, err := tg.Exec(ctx, tc.stmt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status == fuzz.StatusEngineError {
+			if strings.HasPrefix(got.Err, "Code:") || strings.HasSuffix(got.Err, ")") && strings.Contains(got.Err, "("+got.Code+")") {
+				t.Errorf("%s: message %q keeps the code's prefix or suffix", tc.stmt, got.Err)
+			}
+			got.Err = ""
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %+v, want %+v", tc.stmt, got, tc.want)
+		}
+	}
+	// Reset drops the database and restores the settings in the running process.
+	if err := tg.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := tg.Exec(ctx, "SELECT * FROM t0"); res.Status != fuzz.StatusEngineError || res.Code != "UNKNOWN_TABLE" {
+		t.Errorf("after Reset, t0 answered %+v; want UNKNOWN_TABLE", res)
+	}
+	res, _ := tg.Exec(ctx, "SELECT getSetting('join_use_nulls'), getSetting('mutations_sync')")
+	if want := [][]string{{"B:true", "i:1"}}; res.Status != fuzz.StatusOK || !reflect.DeepEqual(res.Rows, want) {
+		t.Errorf("after Reset the settings are %+v; want %v (owned setting back, others default)", res, want)
+	}
+	if tg.Starts() != 1 {
+		t.Errorf("Starts = %d after a Reset; want 1 (the process kept)", tg.Starts())
+	}
+}
+
+// TestTimeout runs a statement past the timeout: it is a timeout, and the target goes on.
+func TestTimeout(t *testing.T) {
+	tg := open(t, time.Second)
+	ctx := context.Background()
+	start := time.Now()
+	res, err := tg.Exec(ctx, "SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != fuzz.StatusTimeout || time.Since(start) > 10*time.Second {
+		t.Fatalf("got %+v after %s; want a timeout after about 1s", res, time.Since(start))
+	}
+	if err := tg.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err = tg.Exec(ctx, "SELECT 42")
+	if err != nil || res.Status != fuzz.StatusOK || res.Rows[0][0] != "i:42" {
+		t.Fatalf("after the timeout and Reset: %+v, %v", res, err)
+	}
+}
+
+// TestCrashIsAResult kills the Python process in the middle of a statement, as an abort in
+// ClickHouse would: the statement is a crash, and the target goes on after Reset. (SIGKILL, not
+// SIGSEGV: ClickHouse's own handler catches SIGSEGV and the process then hangs, which the timeout
+// turns into a hang finding.)
+func TestCrashIsAResult(t *testing.T) {
+	tg := open(t, 20*time.Second)
+	ctx := context.Background()
+	if _, err := tg.Exec(ctx, "CREATE TABLE t0 (c0 Int32)"); err != nil {
+		t.Fatal(err)
+	}
+	pid := serverPID(t)
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		syscall.Kill(pid, syscall.SIGKILL)
+	}()
+	res, err := tg.Exec(ctx, "SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != fuzz.StatusCrash || !strings.Contains(res.Err, "clickhouse") {
+		t.Fatalf("a killed server answered %+v; want a crash", res)
+	}
+	if err := tg.Reset(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res, err = tg.Exec(ctx, "SELECT 42")
+	if err != nil || res.Status != fuzz.StatusOK || res.Rows[0][0] != "i:42" {
+		t.Fatalf("after the crash and Reset: %+v, %v", res, err)
+	}
+	if res, _ := tg.Exec(ctx, "SELECT getSetting('join_use_nulls')"); res.Rows[0][0] != "B:true" {
+		t.Errorf("the new process did not apply the owned settings: %+v", res)
+	}
+	if tg.Starts() != 2 {
+		t.Errorf("Starts = %d; want 2", tg.Starts())
+	}
+}
+
+// serverPID finds the one Python server of this test process among its children.
+func serverPID(t *testing.T) int {
+	t.Helper()
+	self := os.Getpid()
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if len(f) > 1 && f[1] == strconv.Itoa(self) && strings.Contains(string(cmd), "polyfuzz-clickhouse") {
+			pid, _ := strconv.Atoi(e.Name())
+			return pid
+		}
+	}
+	t.Skip("cannot find the server process in /proc")
+	return 0
+}
+
+// TestMissingModule opens the target with an interpreter that lacks chdb: the error names the
+// fix.
+func TestMissingModule(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	if exec.Command(py, "-c", "import chdb").Run() == nil {
+		t.Skipf("%s has chdb", py)
+	}
+	_, err = Open(Options{Python: py})
+	if err == nil || !strings.Contains(err.Error(), "chdb is missing") || !strings.Contains(err.Error(), Fix) {
+		t.Fatalf("Open with %s = %v; want an error naming the missing module and %q", py, err, Fix)
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	for in, want := range map[string]string{
+		"NULL": "NULL", "r:inf": "r:+Inf", "r:-inf": "r:-Inf", "r:nan": "r:NaN", "r:-nan": "r:NaN", "r:-0": "r:-0",
+		"r:1e301": "r:1e+301", "f:0.1": "r:0.1", "d:1.500": "d:1.5", "x:2020-01-01": "t:2020-01-01", "i:5": "i:5",
+	} {
+		if got := Canonical(in); got != want {
+			t.Errorf("Canonical(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
