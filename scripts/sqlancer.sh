@@ -92,12 +92,12 @@ _sqlancer_polyfuzz() {
 
 # sqlancer_rate TOOL ORACLE DBMS SECONDS runs TOOL (sqlancer or polyfuzz) with one oracle (norec,
 # tlp-where, pqs) on DBMS (sqlite, postgres) on one core for SECONDS and prints
-# "TOOL DBMS ORACLE CHECKS SECONDS CHECKS/S VALID% STEADY/S" (VALID: the share of statements the
-# engine answered without error, as the tool counts it; STEADY: checks per second over the second
-# half of the run; "-" when the tool lacks the oracle).
+# "TOOL DBMS ORACLE CHECKS SECONDS CHECKS/S VALID% STEADY/S CPU CHECKS/CPU-S" (VALID: the share of
+# statements the engine answered without error, as the tool counts it; STEADY: checks per second
+# over the second half of the run; CPU: the tool's CPU seconds; "-" when the tool lacks the oracle).
 # SQLANCER_SEED (default 1) seeds both tools.
 sqlancer_rate() {
-  local tool=$1 oracle=$2 dbms=$3 secs=$4 d=$_SQLANCER_DIR out checks elapsed valid steady
+  local tool=$1 oracle=$2 dbms=$3 secs=$4 d=$_SQLANCER_DIR out checks elapsed valid steady cpu
   local core=${SQLANCER_CORE:-0} seed=${SQLANCER_SEED:-1}
   out=$(mktemp -d)
   case $tool in
@@ -125,7 +125,7 @@ sqlancer_rate() {
     # (MainOptions.logExecutionTime), so it logs each statement to OUT/logs as its users' runs do.
     # It prints "Executed N queries (...)" every 5 s (a fixed-rate schedule): N after k lines
     # took 5k s.
-    (cd "$out" && timeout $((secs + 30)) taskset -c "$core" java -jar "$d"/target/sqlancer-*.jar \
+    (cd "$out" && /usr/bin/time -o "$out/cpu" -f "%U %S" timeout $((secs + 30)) taskset -c "$core" java -jar "$d"/target/sqlancer-*.jar \
       --num-threads 1 --timeout-seconds "$secs" --random-seed "$seed" "${args[@]}" >"$out/log" 2>&1)
     checks=$(grep -o 'Executed [0-9]* queries' "$out/log" | tail -1 | awk '{print $2}')
     elapsed=$((5 * $(grep -c 'Executed [0-9]* queries' "$out/log")))
@@ -138,12 +138,12 @@ sqlancer_rate() {
     _sqlancer_polyfuzz || return 1
     local engine=$dbms
     if ! "$d/polyfuzz" sql --help 2>&1 | grep -q "$oracle"; then
-      echo "$tool $dbms $oracle - - - - -"
+      echo "$tool $dbms $oracle - - - - - - -"
       rm -rf "$out"
       return 0
     fi
     [ "$dbms" = postgres ] && engine=postgres=$POLYFUZZ_POSTGRES_DSN
-    timeout $((secs + 60)) taskset -c "$core" "$d/polyfuzz" sql --dbms "$engine" --oracle "$oracle" -j 1 \
+    /usr/bin/time -o "$out/cpu" -f "%U %S" timeout $((secs + 60)) taskset -c "$core" "$d/polyfuzz" sql --dbms "$engine" --oracle "$oracle" -j 1 \
       --budget "${secs}s" --seed "$seed" --quiet --out "$out/run" >"$out/log" 2>&1
     read -r checks elapsed valid steady < <(python3 - "$out/run/campaign.json" "$out/run/stats.jsonl" <<'EOF'
 import json, sys
@@ -161,8 +161,12 @@ EOF
     return 1
     ;;
   esac
+  # CPU time of the tool's processes (user + system; polyfuzz's isolated child included, a
+  # server's own time not): checks per CPU second hold still when other work loads the machine.
+  cpu=$(awk '{printf "%.2f", $1 + $2}' "$out/cpu" 2>/dev/null)
   echo "$tool $dbms $oracle ${checks:-0} ${elapsed:-0} $(awk -v c="${checks:-0}" -v s="${elapsed:-0}" \
-    'BEGIN {if (s > 0) printf "%.1f", c / s; else print 0}') ${valid:--} ${steady:-0}"
+    'BEGIN {if (s > 0) printf "%.1f", c / s; else print 0}') ${valid:--} ${steady:-0} ${cpu:-0} $(awk \
+    -v c="${checks:-0}" -v s="${cpu:-0}" 'BEGIN {if (s > 0) printf "%.1f", c / s; else print 0}')"
   [ "${checks:-0}" = 0 ] && [ -z "${SQLANCER_KEEP:-}" ] && sed 's/^/  | /' "$out/log" | tail -20 >&2
   rm -rf "$out"
 }
@@ -171,6 +175,8 @@ EOF
 # alternating rounds (SQLancer, polyfuzz, SQLancer, polyfuzz ...; SQLancer on core 0 and polyfuzz
 # on core 1 in odd rounds, swapped in even ones) for NoREC and TLP-WHERE on SQLite and
 # PostgreSQL and PQS on SQLite, cleans the server up, and prints the Markdown table.
+# SQLANCER_ENGINES (default "sqlite postgres") limits the engines; without POLYFUZZ_POSTGRES_DSN
+# PostgreSQL is left out.
 sqlancer_table() {
   local secs=${1:-60} rounds=${2:-2} cfg dbms oracle r s p line
   sqlancer_prepare || return 1
@@ -178,10 +184,11 @@ sqlancer_table() {
   if [ -n "${POLYFUZZ_POSTGRES_DSN:-}" ]; then
     sqlancer_pg_setup || return 1
   fi
-  echo "| engine | oracle | SQLancer checks/s, rounds (second halves) | polyfuzz checks/s, rounds (second halves) | ratio of means (second halves) | valid statements, SQLancer; polyfuzz |"
-  echo "|---|---|---|---|---|---|"
+  echo "| engine | oracle | SQLancer checks/s, rounds (second halves) | polyfuzz checks/s, rounds (second halves) | ratio of means (second halves) | checks per CPU second, SQLancer; polyfuzz | ratio | valid statements, SQLancer; polyfuzz |"
+  echo "|---|---|---|---|---|---|---|---|"
   for cfg in "sqlite norec" "sqlite tlp-where" "sqlite pqs" "postgres norec" "postgres tlp-where"; do
     read -r dbms oracle <<<"$cfg"
+    case " ${SQLANCER_ENGINES:-sqlite postgres} " in *" $dbms "*) ;; *) continue ;; esac
     if [ "$dbms" = postgres ] && [ -z "${POLYFUZZ_POSTGRES_DSN:-}" ]; then
       continue
     fi
@@ -196,13 +203,16 @@ sqlancer_table() {
     done
     printf '%s\n' "${s[@]}" "${p[@]}" | awk -v dbms="$dbms" -v oracle="$oracle" '
       function add(l, x) { return l (l != "" ? " / " : "") x }
-      $1 == "sqlancer" { sr = add(sr, $6); sh = add(sh, $8); ss += $6; st += $8; sn++; sv = add(sv, $7) }
-      $1 == "polyfuzz" && $6 != "-" { pr = add(pr, $6); ph = add(ph, $8); ps += $6; pt += $8; pn++; pv = add(pv, $7) }
+      $1 == "sqlancer" { sr = add(sr, $6); sh = add(sh, $8); ss += $6; st += $8; sn++; sv = add(sv, $7)
+        sc = add(sc, $10); sck += $4; scs += $9 }
+      $1 == "polyfuzz" && $6 != "-" { pr = add(pr, $6); ph = add(ph, $8); ps += $6; pt += $8; pn++; pv = add(pv, $7)
+        pc = add(pc, $10); pck += $4; pcs += $9 }
       END {
         ratio = (pn && sn && ss > 0) ? sprintf("%.1fx", (ps / pn) / (ss / sn)) : "-"
         if (pn && sn && st > 0) ratio = ratio sprintf(" (%.1fx)", (pt / pn) / (st / sn))
-        printf "| %s | %s | %s (%s) | %s | %s | %s; %s |\n", dbms, oracle, sr, sh,
-          (pn ? pr " (" ph ")" : "-"), ratio, sv, (pn ? pv : "-")
+        cratio = (pn && sn && sck > 0 && pcs > 0) ? sprintf("%.1fx", (pck / pcs) / (sck / scs)) : "-"
+        printf "| %s | %s | %s (%s) | %s | %s | %s; %s | %s | %s; %s |\n", dbms, oracle, sr, sh,
+          (pn ? pr " (" ph ")" : "-"), ratio, sc, (pn ? pc : "-"), cratio, sv, (pn ? pv : "-")
       }'
   done
   if [ -n "${POLYFUZZ_POSTGRES_DSN:-}" ]; then
