@@ -163,7 +163,8 @@ EOF
   esac
   # CPU time of the tool's processes (user + system; polyfuzz's isolated child included, a
   # server's own time not): checks per CPU second hold still when other work loads the machine.
-  cpu=$(awk '{printf "%.2f", $1 + $2}' "$out/cpu" 2>/dev/null)
+  # (GNU time writes "Command exited with non-zero status N" first when the tool's status is not 0.)
+  cpu=$(tail -1 "$out/cpu" 2>/dev/null | awk '{printf "%.2f", $1 + $2}')
   echo "$tool $dbms $oracle ${checks:-0} ${elapsed:-0} $(awk -v c="${checks:-0}" -v s="${elapsed:-0}" \
     'BEGIN {if (s > 0) printf "%.1f", c / s; else print 0}') ${valid:--} ${steady:-0} ${cpu:-0} $(awk \
     -v c="${checks:-0}" -v s="${cpu:-0}" 'BEGIN {if (s > 0) printf "%.1f", c / s; else print 0}')"
