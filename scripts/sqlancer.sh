@@ -94,10 +94,12 @@ _sqlancer_polyfuzz() {
 # tlp-where, pqs) on DBMS (sqlite, postgres) on one core for SECONDS and prints
 # "TOOL DBMS ORACLE CHECKS SECONDS CHECKS/S VALID% STEADY/S CPU CHECKS/CPU-S" (VALID: the share of
 # statements the engine answered without error, as the tool counts it; STEADY: checks per second
-# over the second half of the run; CPU: the tool's CPU seconds; "-" when the tool lacks the oracle).
+# over the second half of the run; CPU: the tool's CPU seconds; then checks per CPU second over
+# the whole run and, for SQLancer, over the second half (without the JVM's start); "-" when the
+# tool lacks the oracle).
 # SQLANCER_SEED (default 1) seeds both tools.
 sqlancer_rate() {
-  local tool=$1 oracle=$2 dbms=$3 secs=$4 d=$_SQLANCER_DIR out checks elapsed valid steady cpu
+  local tool=$1 oracle=$2 dbms=$3 secs=$4 d=$_SQLANCER_DIR out checks elapsed valid steady cpu steadycpu=""
   local core=${SQLANCER_CORE:-0} seed=${SQLANCER_SEED:-1}
   out=$(mktemp -d)
   case $tool in
@@ -126,19 +128,38 @@ sqlancer_rate() {
     # It prints "Executed N queries (...)" every 5 s (a fixed-rate schedule): N after k lines
     # took 5k s.
     (cd "$out" && /usr/bin/time -o "$out/cpu" -f "%U %S" timeout $((secs + 30)) taskset -c "$core" java -jar "$d"/target/sqlancer-*.jar \
-      --num-threads 1 --timeout-seconds "$secs" --random-seed "$seed" "${args[@]}" >"$out/log" 2>&1)
+      --num-threads 1 --timeout-seconds "$secs" --random-seed "$seed" "${args[@]}" >"$out/log" 2>&1) &
+    # The JVM's CPU ticks at each progress line, for its rate per CPU second without its start.
+    local job=$! jpid="" lines
+    while kill -0 "$job" 2>/dev/null; do
+      [ -z "$jpid" ] && jpid=$(pgrep -n -f "sqlancer-.*--random-seed $seed .*$name" 2>/dev/null)
+      if [ -n "$jpid" ] && [ -r "/proc/$jpid/stat" ]; then
+        lines=$(grep -c 'Executed [0-9]* queries' "$out/log" 2>/dev/null)
+        awk -v l="$lines" '{print l, $14 + $15}' "/proc/$jpid/stat" >>"$out/ticks" 2>/dev/null
+      fi
+      sleep 0.5
+    done
+    wait "$job"
     checks=$(grep -o 'Executed [0-9]* queries' "$out/log" | tail -1 | awk '{print $2}')
     elapsed=$((5 * $(grep -c 'Executed [0-9]* queries' "$out/log")))
     # The second half's rate leaves out the JVM's start and warm-up and the first database.
     steady=$(grep -o 'Executed [0-9]* queries' "$out/log" | awk '{n[NR] = $2} END {
       h = int(NR / 2); if (NR > h && h > 0) printf "%.1f", (n[NR] - n[h]) / (5 * (NR - h)); else print 0}')
+    # Checks per CPU second of the second half: the checks between the middle line and the last,
+    # over the JVM's CPU ticks (1/100 s) from the first sample at the middle line to the first at
+    # the last line.
+    steadycpu=$(grep -o 'Executed [0-9]* queries' "$out/log" | awk -v tf="$out/ticks" '{n[NR] = $2} END {
+      h = int(NR / 2)
+      while ((getline line < tf) > 0) { split(line, a, " "); if (!(a[1] in t)) t[a[1]] = a[2] }
+      if (h > 0 && (h in t) && (NR in t) && t[NR] > t[h]) printf "%.1f", (n[NR] - n[h]) / ((t[NR] - t[h]) / 100)
+      else print "-" }')
     valid=$(grep -o 'successful statements: *[0-9]*%' "$out/log" | tail -1 | grep -o '[0-9]*%')
     ;;
   polyfuzz)
     _sqlancer_polyfuzz || return 1
     local engine=$dbms
     if ! "$d/polyfuzz" sql --help 2>&1 | grep -q "$oracle"; then
-      echo "$tool $dbms $oracle - - - - - - -"
+      echo "$tool $dbms $oracle - - - - - - - -"
       rm -rf "$out"
       return 0
     fi
@@ -167,7 +188,7 @@ EOF
   cpu=$(tail -1 "$out/cpu" 2>/dev/null | awk '{printf "%.2f", $1 + $2}')
   echo "$tool $dbms $oracle ${checks:-0} ${elapsed:-0} $(awk -v c="${checks:-0}" -v s="${elapsed:-0}" \
     'BEGIN {if (s > 0) printf "%.1f", c / s; else print 0}') ${valid:--} ${steady:-0} ${cpu:-0} $(awk \
-    -v c="${checks:-0}" -v s="${cpu:-0}" 'BEGIN {if (s > 0) printf "%.1f", c / s; else print 0}')"
+    -v c="${checks:-0}" -v s="${cpu:-0}" 'BEGIN {if (s > 0) printf "%.1f", c / s; else print 0}') ${steadycpu:--}"
   [ "${checks:-0}" = 0 ] && [ -z "${SQLANCER_KEEP:-}" ] && sed 's/^/  | /' "$out/log" | tail -20 >&2
   rm -rf "$out"
 }
@@ -185,7 +206,7 @@ sqlancer_table() {
   if [ -n "${POLYFUZZ_POSTGRES_DSN:-}" ]; then
     sqlancer_pg_setup || return 1
   fi
-  echo "| engine | oracle | SQLancer checks/s, rounds (second halves) | polyfuzz checks/s, rounds (second halves) | ratio of means (second halves) | checks per CPU second, SQLancer; polyfuzz | ratio | valid statements, SQLancer; polyfuzz |"
+  echo "| engine | oracle | SQLancer checks/s, rounds (second halves) | polyfuzz checks/s, rounds (second halves) | ratio of means (second halves) | checks per CPU second, SQLancer (second halves); polyfuzz | ratio of means | valid statements, SQLancer; polyfuzz |"
   echo "|---|---|---|---|---|---|---|---|"
   for cfg in "sqlite norec" "sqlite tlp-where" "sqlite pqs" "postgres norec" "postgres tlp-where"; do
     read -r dbms oracle <<<"$cfg"
@@ -205,13 +226,13 @@ sqlancer_table() {
     printf '%s\n' "${s[@]}" "${p[@]}" | awk -v dbms="$dbms" -v oracle="$oracle" '
       function add(l, x) { return l (l != "" ? " / " : "") x }
       $1 == "sqlancer" { sr = add(sr, $6); sh = add(sh, $8); ss += $6; st += $8; sn++; sv = add(sv, $7)
-        sc = add(sc, $10); sck += $4; scs += $9 }
+        c = ($11 != "-" && $11 != "") ? $11 : $10; sc = add(sc, c); scm += c }
       $1 == "polyfuzz" && $6 != "-" { pr = add(pr, $6); ph = add(ph, $8); ps += $6; pt += $8; pn++; pv = add(pv, $7)
-        pc = add(pc, $10); pck += $4; pcs += $9 }
+        pc = add(pc, $10); pcm += $10 }
       END {
         ratio = (pn && sn && ss > 0) ? sprintf("%.1fx", (ps / pn) / (ss / sn)) : "-"
         if (pn && sn && st > 0) ratio = ratio sprintf(" (%.1fx)", (pt / pn) / (st / sn))
-        cratio = (pn && sn && sck > 0 && pcs > 0) ? sprintf("%.1fx", (pck / pcs) / (sck / scs)) : "-"
+        cratio = (pn && sn && scm > 0) ? sprintf("%.1fx", (pcm / pn) / (scm / sn)) : "-"
         printf "| %s | %s | %s (%s) | %s | %s | %s; %s | %s | %s; %s |\n", dbms, oracle, sr, sh,
           (pn ? pr " (" ph ")" : "-"), ratio, sc, (pn ? pc : "-"), cratio, sv, (pn ? pv : "-")
       }'
