@@ -145,13 +145,13 @@ sqlancer_rate() {
     # The second half's rate leaves out the JVM's start and warm-up and the first database.
     steady=$(grep -o 'Executed [0-9]* queries' "$out/log" | awk '{n[NR] = $2} END {
       h = int(NR / 2); if (NR > h && h > 0) printf "%.1f", (n[NR] - n[h]) / (5 * (NR - h)); else print 0}')
-    # Checks per CPU second of the second half: the checks between the middle line and the last,
-    # over the JVM's CPU ticks (1/100 s) from the first sample at the middle line to the first at
-    # the last line.
+    # Checks per CPU second of the second half: the checks between the middle line and the last
+    # line sampled, over the JVM's CPU ticks (1/100 s) between the first samples at those lines.
     steadycpu=$(grep -o 'Executed [0-9]* queries' "$out/log" | awk -v tf="$out/ticks" '{n[NR] = $2} END {
-      h = int(NR / 2)
-      while ((getline line < tf) > 0) { split(line, a, " "); if (!(a[1] in t)) t[a[1]] = a[2] }
-      if (h > 0 && (h in t) && (NR in t) && t[NR] > t[h]) printf "%.1f", (n[NR] - n[h]) / ((t[NR] - t[h]) / 100)
+      h = int(NR / 2); e = 0
+      while ((getline line < tf) > 0) {
+        split(line, a, " "); if (!(a[1] in t)) t[a[1]] = a[2]; if (a[1] + 0 > e) e = a[1] + 0 }
+      if (h > 0 && e > h && (h in t) && t[e] > t[h]) printf "%.1f", (n[e] - n[h]) / ((t[e] - t[h]) / 100)
       else print "-" }')
     valid=$(grep -o 'successful statements: *[0-9]*%' "$out/log" | tail -1 | grep -o '[0-9]*%')
     ;;
