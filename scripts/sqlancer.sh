@@ -82,9 +82,10 @@ sqlancer_pg_cleanup() {
   fi
 }
 
-# _sqlancer_polyfuzz builds polyfuzz once per shell into the cache directory.
+# _sqlancer_polyfuzz builds polyfuzz once per shell into the cache directory, unless
+# SQLANCER_POLYFUZZ names a polyfuzz binary built elsewhere.
 _sqlancer_polyfuzz() {
-  if [ -z "${_SQLANCER_PF_BUILT:-}" ]; then
+  if [ -z "${SQLANCER_POLYFUZZ:-}" ] && [ -z "${_SQLANCER_PF_BUILT:-}" ]; then
     (cd "$_SQLANCER_REPO" && go build -o "$_SQLANCER_DIR/polyfuzz" ./cmd/polyfuzz) || return 1
     _SQLANCER_PF_BUILT=1
   fi
@@ -158,13 +159,14 @@ sqlancer_rate() {
   polyfuzz)
     _sqlancer_polyfuzz || return 1
     local engine=$dbms
-    if ! "$d/polyfuzz" sql --help 2>&1 | grep -q "$oracle"; then
+    local pf=${SQLANCER_POLYFUZZ:-$d/polyfuzz}
+    if ! "$pf" sql --help 2>&1 | grep -q "$oracle"; then
       echo "$tool $dbms $oracle - - - - - - - -"
       rm -rf "$out"
       return 0
     fi
     [ "$dbms" = postgres ] && engine=postgres=$POLYFUZZ_POSTGRES_DSN
-    /usr/bin/time -o "$out/cpu" -f "%U %S" timeout $((secs + 60)) taskset -c "$core" "$d/polyfuzz" sql --dbms "$engine" --oracle "$oracle" -j 1 \
+    /usr/bin/time -o "$out/cpu" -f "%U %S" timeout $((secs + 60)) taskset -c "$core" "$pf" sql --dbms "$engine" --oracle "$oracle" -j 1 \
       --budget "${secs}s" --seed "$seed" --quiet --out "$out/run" >"$out/log" 2>&1
     read -r checks elapsed valid steady < <(python3 - "$out/run/campaign.json" "$out/run/stats.jsonl" <<'EOF'
 import json, sys
