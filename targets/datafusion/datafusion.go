@@ -97,44 +97,16 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the SessionContext by a new one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	if err := t.s.Reset(ctx); err != nil {
-		return err
-	}
-	res, err := t.s.Exec(ctx, reset)
-	if err != nil {
-		return err
-	}
-	if res.Status != fuzz.StatusOK {
-		// The process died or hung on the reset: the next Exec starts a new one.
-		return t.s.Reset(ctx)
-	}
-	return nil
+	return t.s.ResetWith(ctx, reset)
 }
 
 // Exec runs one statement.
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	res, err := t.s.Exec(ctx, stmt)
-	if err != nil || res == nil {
-		return res, err
+	res, err := t.s.ExecRows(ctx, stmt, canonical)
+	if err == nil && res != nil && res.Status == fuzz.StatusEngineError && res.Code == CodePanic {
+		res.Status = fuzz.StatusCrash
 	}
-	switch res.Status {
-	case fuzz.StatusOK:
-		for _, row := range res.Rows {
-			for i, v := range row {
-				row[i] = canonical(v)
-			}
-		}
-	case fuzz.StatusEngineError:
-		code, msg, ok := strings.Cut(res.Err, "\t")
-		if !ok { // rejected before it reached the server
-			return res, nil
-		}
-		res.Code, res.Err = code, msg
-		if code == CodePanic {
-			res.Status = fuzz.StatusCrash
-		}
-	}
-	return res, nil
+	return res, err
 }
 
 // NegNaN is the canonical form of a NaN whose sign bit is set. DataFusion orders, groups and

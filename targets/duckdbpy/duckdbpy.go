@@ -140,19 +140,8 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the database by an empty one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	if err := t.s.Reset(ctx); err != nil {
-		return err
-	}
 	t.crashed = ""
-	res, err := t.s.Exec(ctx, reset)
-	if err != nil {
-		return err
-	}
-	if res.Status != fuzz.StatusOK {
-		// The process died or hung on the reset: the next Exec starts a new one.
-		return t.s.Reset(ctx)
-	}
-	return nil
+	return t.s.ResetWith(ctx, reset)
 }
 
 // Exec runs one statement (or several; the last one's rows are the answer).
@@ -160,29 +149,12 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if t.crashed != "" {
 		return &fuzz.Result{Status: fuzz.StatusCrash, Code: "Fatal", Err: t.crashed}, nil
 	}
-	res, err := t.s.Exec(ctx, stmt)
-	if err != nil || res == nil {
-		return res, err
+	res, err := t.s.ExecRows(ctx, stmt, rowserver.Canonical)
+	if err == nil && res != nil && res.Status == fuzz.StatusEngineError && res.Code == "Fatal" {
+		t.crashed = res.Err
+		res.Status = fuzz.StatusCrash
 	}
-	switch res.Status {
-	case fuzz.StatusOK:
-		for _, row := range res.Rows {
-			for i, v := range row {
-				row[i] = rowserver.Canonical(v)
-			}
-		}
-	case fuzz.StatusEngineError:
-		code, msg, ok := strings.Cut(res.Err, "\t")
-		if !ok { // rejected before it reached the server
-			return res, nil
-		}
-		res.Code, res.Err = code, msg
-		if code == "Fatal" {
-			t.crashed = msg
-			res.Status = fuzz.StatusCrash
-		}
-	}
-	return res, nil
+	return res, err
 }
 
 // Close stops the process.

@@ -111,6 +111,45 @@ func (s *Server) Reset(ctx context.Context) error {
 	return nil
 }
 
+// ResetWith starts a new process when none runs and sends it prog, a target's request to empty
+// its database; a process that dies or hangs on prog is replaced, so the next Exec starts afresh.
+func (s *Server) ResetWith(ctx context.Context, prog string) error {
+	if err := s.Reset(ctx); err != nil {
+		return err
+	}
+	res, err := s.Exec(ctx, prog)
+	if err != nil {
+		return err
+	}
+	if res.Status != fuzz.StatusOK {
+		return s.Reset(ctx)
+	}
+	return nil
+}
+
+// ExecRows runs prog like Exec and puts the answer in its canonical form: every value through
+// canon, and an engine error the server wrote as "CODE\tMESSAGE" split into Result.Code and
+// Result.Err (an error raised before the program reached the server keeps Code "error").
+func (s *Server) ExecRows(ctx context.Context, prog string, canon func(string) string) (*fuzz.Result, error) {
+	res, err := s.Exec(ctx, prog)
+	if err != nil || res == nil {
+		return res, err
+	}
+	switch res.Status {
+	case fuzz.StatusOK:
+		for _, row := range res.Rows {
+			for i, v := range row {
+				row[i] = canon(v)
+			}
+		}
+	case fuzz.StatusEngineError:
+		if code, msg, ok := strings.Cut(res.Err, "\t"); ok {
+			res.Code, res.Err = code, msg
+		}
+	}
+	return res, nil
+}
+
 // Exec runs one program and answers with the server's rows.
 func (s *Server) Exec(ctx context.Context, prog string) (*fuzz.Result, error) {
 	if s.closed {

@@ -134,17 +134,7 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the database by an empty one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	if err := t.s.Reset(ctx); err != nil {
-		return err
-	}
-	res, err := t.s.Exec(ctx, reset)
-	if err != nil {
-		return err
-	}
-	if res.Status != fuzz.StatusOK {
-		return t.s.Reset(ctx) // the process died or hung on the reset: start a new one
-	}
-	return nil
+	return t.s.ResetWith(ctx, reset)
 }
 
 // Exec runs one statement (or several; the last one's rows are the answer).

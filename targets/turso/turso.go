@@ -87,39 +87,12 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the database by an empty one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	if err := t.s.Reset(ctx); err != nil {
-		return err
-	}
-	res, err := t.s.Exec(ctx, reset)
-	if err != nil {
-		return err
-	}
-	if res.Status != fuzz.StatusOK {
-		// The process died or hung on the reset: the next Exec starts a new one.
-		return t.s.Reset(ctx)
-	}
-	return nil
+	return t.s.ResetWith(ctx, reset)
 }
 
 // Exec runs one statement (or several; the last one's rows are the answer).
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	res, err := t.s.Exec(ctx, stmt)
-	if err != nil || res == nil {
-		return res, err
-	}
-	switch res.Status {
-	case fuzz.StatusOK:
-		for _, row := range res.Rows {
-			for i, v := range row {
-				row[i] = Canonical(v)
-			}
-		}
-	case fuzz.StatusEngineError:
-		if code, msg, ok := strings.Cut(res.Err, "\t"); ok {
-			res.Code, res.Err = code, msg
-		}
-	}
-	return res, nil
+	return t.s.ExecRows(ctx, stmt, Canonical)
 }
 
 // Close stops the process.
