@@ -10,7 +10,7 @@
 #   sqlancer_table                            # the whole side-by-side table (about 20 minutes)
 #
 # ORACLE is norec, tlp-where or pqs; DBMS is sqlite or postgres (the server of
-# POLYFUZZ_POSTGRES_DSN; source /work/runs/env-i17.sh or set it). Every run is pinned to one core
+# POLYFUZZ_POSTGRES_DSN). Every run is pinned to one core
 # (taskset -c SQLANCER_CORE, default 0). The cache directory is $XDG_CACHE_HOME/polyfuzz/sqlancer,
 # else ~/.cache/polyfuzz/sqlancer; SQLANCER_GIT names another clone to copy from (a mirror).
 #
