@@ -18,7 +18,8 @@
 #   NoREC      SQLancer: optimized + unoptimized query; polyfuzz: opt-count or opt-rows + unopt.
 #   TLP-WHERE  SQLancer: the original query + the partitions' UNION ALL (or, with ORDER BY, the
 #              three partitions apart); polyfuzz: the original query + the three partitions.
-#   PQS        SQLancer: the pivot row fetch + the containment query.
+#   PQS        SQLancer: the pivot row fetch + the containment query; polyfuzz: the fetch, and
+#              derived from it the pivot's existence and the containment query.
 # SQLancer's progress line "Executed N queries" counts oracle checks that ran to the end
 # (ProviderAdapter increments it after each check() that is not skipped by IgnoreMeException);
 # polyfuzz's campaign totals count checks that were not skipped. Both therefore leave out checks
