@@ -1,0 +1,16 @@
+CREATE TABLE t0 (c0 Nullable(Int64));
+INSERT INTO t0 (c0) VALUES (NULL);
+INSERT INTO t0 (c0) VALUES (0);
+INSERT INTO t0 (c0) VALUES (0);
+CREATE INDEX i1 ON t0 (c0) TYPE set(0);
+INSERT INTO t0 (c0) VALUES (0);
+INSERT INTO t0 (c0) VALUES (NULL);
+INSERT INTO t0 (c0) VALUES (-0);
+-- agg.orig
+SELECT AVG(0) FROM t0;
+-- agg.p
+SELECT SUM(0), COUNT(0) FROM t0 WHERE (0 > (CASE t0.c0 WHEN t0.c0 THEN (CAST('nan' AS Nullable(Float64)) + CAST(0 AS Nullable(Float64))) WHEN t0.c0 THEN NULL ELSE NULL END));
+-- agg.notp
+SELECT SUM(0), COUNT(0) FROM t0 WHERE NOT ((0 > (CASE t0.c0 WHEN t0.c0 THEN (CAST('nan' AS Nullable(Float64)) + CAST(0 AS Nullable(Float64))) WHEN t0.c0 THEN NULL ELSE NULL END)));
+-- agg.null
+SELECT SUM(0), COUNT(0) FROM t0 WHERE ((0 > (CASE t0.c0 WHEN t0.c0 THEN (CAST('nan' AS Nullable(Float64)) + CAST(0 AS Nullable(Float64))) WHEN t0.c0 THEN NULL ELSE NULL END))) IS NULL;
