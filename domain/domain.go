@@ -654,6 +654,9 @@ func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 		}
 		lib, hasLib := strings.CutPrefix(dsn, "lib:")
 		hasLib = hasLib && hasDSN
+		if !hasLib {
+			lib = "" // CutPrefix gives back the whole DSN, password and all
+		}
 		if hasLib {
 			if err := checkLib(flagName, name, e, lib); err != nil {
 				return nil, err

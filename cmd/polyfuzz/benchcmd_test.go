@@ -74,7 +74,7 @@ func TestBenchSmall(t *testing.T) {
 func TestBenchBadInput(t *testing.T) {
 	checkBadInputs(t, []badInput{
 		{"bench without styles", []string{"bench", "--domain", "sql"}, 2, "--styles is required"},
-		{"bench unknown style", []string{"bench", "--styles", "pqs"}, 2, `unknown style "pqs": give an oracle`},
+		{"bench unknown style", []string{"bench", "--styles", "nosuch"}, 2, `unknown style "nosuch": give an oracle`},
 		{"bench unknown bug", []string{"bench", "--styles", "norec", "--bugs", "nope"}, 2, `no sql bug is "nope"`},
 		{"bench bad define", []string{"bench", "--styles", "x", "--define", "x=tactics"}, 2, "want NAME='FLAGS'"},
 		{"bench zero trials", []string{"bench", "--styles", "norec", "--trials", "0"}, 2, "--trials must be at least 1"},

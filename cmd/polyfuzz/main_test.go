@@ -259,8 +259,8 @@ func TestBadInput(t *testing.T) {
 	os.WriteFile(file, nil, 0o644)
 	notFinding := t.TempDir()
 	checkBadInputs(t, []badInput{
-		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown engine "oracle" (known: sqlite, duckdb, datafusion, postgres, mariadb, mysql)`},
-		{"unknown oracle", []string{"sql", "--oracle", "pqs"}, 2, `unknown --oracle "pqs"`},
+		{"unknown dbms", []string{"sql", "--dbms", "oracle"}, 2, `unknown engine "oracle" (known: sqlite, duckdb, turso, datafusion, postgres, mariadb, mysql, clickhouse)`},
+		{"unknown oracle", []string{"sql", "--oracle", "nosuch"}, 2, `unknown --oracle "nosuch"`},
 		{"unwritable out", []string{"sql", "--tests", "1", "--out", filepath.Join(file, "out")}, 2,
 			"cannot write to output directory"},
 		{"negative budget", []string{"sql", "--budget", "-1m"}, 2, "--budget must not be negative"},
@@ -280,7 +280,7 @@ func TestBadInput(t *testing.T) {
 		{"replay no argument", []string{"replay"}, 2, "want one argument"},
 		{"compare without oracles", []string{"compare"}, 2, "--oracle is required"},
 		{"compare unknown domain", []string{"compare", "--domain", "nosql", "--oracles", "x"}, 2, `unknown domain "nosql"`},
-		{"compare unknown oracle", []string{"compare", "--oracles", "pqs", "--tests", "1"}, 2, `unknown --oracle "pqs"`},
+		{"compare unknown oracle", []string{"compare", "--oracles", "nosuch", "--tests", "1"}, 2, `unknown --oracle "nosuch"`},
 		{"unknown command", []string{"fuzz"}, 2, `unknown command "fuzz"`},
 	})
 }
