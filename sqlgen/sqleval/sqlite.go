@@ -655,6 +655,22 @@ func (e *sqliteEval) postfix(n *Node) Value {
 	return truthOp(v, n.Tok)
 }
 
+// callsFunc reports whether n calls a function anywhere (SQLite's EP_HasFunc).
+func callsFunc(n *Node) bool {
+	if n == nil {
+		return false
+	}
+	if n.Op == OpFunc || callsFunc(n.Left) || callsFunc(n.Right) {
+		return true
+	}
+	for _, c := range n.List {
+		if callsFunc(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // truthOp evaluates "v IS [NOT] TRUE|FALSE".
 func truthOp(v Value, op string) Value {
 	t, isNull := truth(v)
@@ -721,7 +737,8 @@ func (e *sqliteEval) binary(n *Node) Value {
 	case "IS", "IS NOT", "IS DISTINCT FROM", "IS NOT DISTINCT FROM":
 		not := op == "IS NOT" || op == "IS DISTINCT FROM"
 		// The TRUE and FALSE keywords on the right make a truth test; so does an empty IN list,
-		// which SQLite's parser turns into one of them.
+		// which SQLite's parser turns into one of them, unless its left operand calls a function
+		// (then it becomes TRUE OR x, or FALSE AND x: a plain 1 or 0).
 		// (Only COLLATE is skipped: likely() is not resolved yet when SQLite looks.)
 		r := n.Right
 		for r.Op == OpCollate {
@@ -731,9 +748,9 @@ func (e *sqliteEval) binary(n *Node) Value {
 		switch {
 		case r.Op == OpLiteral && (r.Tok == "TRUE" || r.Tok == "FALSE"):
 			kw = r.Tok
-		case r.Op == OpIn && len(r.List) == 0 && r.Tok == "IN":
+		case r.Op == OpIn && len(r.List) == 0 && r.Tok == "IN" && !callsFunc(r.Left):
 			kw = "FALSE"
-		case r.Op == OpIn && len(r.List) == 0:
+		case r.Op == OpIn && len(r.List) == 0 && !callsFunc(r.Left):
 			kw = "TRUE"
 		}
 		if kw != "" {

@@ -16,6 +16,9 @@ func TestSQLite(t *testing.T) {
 		{"(- 0.0)", "r:0"},
 		{"(replace(0, '', 5))", "t:0"},
 		{"(256 IS (1 NOT IN ()))", "i:1"},
+		{"(256 IS ((abs(1)) NOT IN ()))", "i:0"}, // a function keeps it TRUE OR abs(1): plain 1
+		{"(127 IS DISTINCT FROM ((coalesce(t0.c1, 1)) NOT IN ()))", "i:1"},
+		{"(127 IS DISTINCT FROM ((t0.c1 + 1) NOT IN ()))", "i:0"},
 		{"(' 1' IS (unlikely(TRUE)))", "i:0"},
 		{"(' 1' IS TRUE)", "i:1"},
 		{"((t0.c0 || t0.c1) <= t0.c1)", "i:0"},
