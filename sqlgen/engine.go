@@ -19,7 +19,7 @@ import (
 // gate is a part of a dialect that not every build of its engine has: the release that brought
 // it and the optional feature (compile-time option) it needs.
 type gate struct {
-	kind  string // gateFunc, gateJoin, gateOp, gatePragma, gatePrintf or gateFeature
+	kind  string // gateFunc, gateJoin, gateOp, gatePragma, gatePrintf, gateAgg or gateFeature
 	name  string // the function's name, the join keyword, the operator, the statement, the format, the feature
 	since string // first release that has it ("3.44.0"); "" every release
 	needs string // the optional feature it needs ("math"); "" none
@@ -30,10 +30,10 @@ const (
 	gateFunc    = "func"    // a function of dialect.funcs or typedData.funcs, by name
 	gateJoin    = "join"    // a join keyword of dialect.joins
 	gateOp      = "op"      // an operator of dialect.isOps
-	gatePragma  = "pragma"  // a statement of dialect.pragmas or dialect.startPragma
+	gatePragma  = "pragma"  // a setup statement (dialect.startPragma, pragmas, maintenance, typed settings)
 	gatePrintf  = "printf"  // a format of dialect.printfFmts
 	gateAgg     = "agg"     // an aggregate of TLP-agg
-	gateFeature = "feature" // a switch of the dialect (see switchOff)
+	gateFeature = "feature" // a switch of the dialect (see featureOff)
 )
 
 // feature is an optional feature of an engine's builds: present in some, absent in others, as
@@ -88,9 +88,9 @@ var sqliteVersioning = &versioning{
 		{gateFeature, "reindex-temp", "", "reindex-temp"},
 		{gateFeature, "upsert", "3.24.0", ""},
 		{gateFeature, "nulls-order", "3.30.0", ""},
-		{gateFeature, "generated", "3.31.0", ""},
+		{gateFeature, "generated-columns", "3.31.0", ""},
 		{gateFeature, "sqlite-schema", "3.33.0", ""},
-		{gateFeature, "strict", "3.37.0", ""},
+		{gateFeature, "strict-tables", "3.37.0", ""},
 	},
 	features: []feature{
 		{"json", "SELECT json_valid('1')", ""},
@@ -114,17 +114,6 @@ var sqliteVersioning = &versioning{
 var duckdbVersioning = &versioning{
 	probe: "SELECT version()",
 	gates: []gate{{gateFeature, "int-div", "0.8.0", ""}},
-}
-
-// switchOff turns a dialect feature off in d (a copy).
-var switchOff = map[string]func(d *dialect){
-	"upsert":        func(d *dialect) { d.upsert = false },
-	"nulls-order":   func(d *dialect) { d.nullsOrder = false },
-	"generated":     func(d *dialect) { d.generated = false },
-	"sqlite-schema": func(d *dialect) { d.schemaTable = "sqlite_master" },
-	"strict":        func(d *dialect) { d.strictTypes = nil },
-	"int-div":       func(d *dialect) { d.typed.intDiv = "" },
-	"reindex-temp":  func(d *dialect) { d.reindexTemp = false },
 }
 
 // engineSpec is a parsed engine option.
@@ -217,45 +206,41 @@ func (e engineSpec) lacks(g gate) bool {
 }
 
 // forEngine returns d as the build e has it: d itself when the build has every gated part, else
-// a copy without the parts it lacks (the order of what is left is kept, so that a build with
-// everything generates as d does).
+// d without the parts it lacks (see [dialect.leaveOut]).
 func (d *dialect) forEngine(e engineSpec) *dialect {
 	v := d.versioning
 	if v == nil {
 		return d
 	}
-	gone := map[string]map[string]bool{}
+	var l lacks
 	for _, g := range v.gates {
 		if e.lacks(g) {
-			if gone[g.kind] == nil {
-				gone[g.kind] = map[string]bool{}
-			}
-			gone[g.kind][g.name] = true
+			*l.field(g.kind) = append(*l.field(g.kind), g.name)
 		}
 	}
-	if len(gone) == 0 {
+	if l.none() {
 		return d
 	}
-	c := *d
-	c.funcs = slices.DeleteFunc(slices.Clone(d.funcs), func(f function) bool { return gone[gateFunc][f.name] })
-	c.joins = slices.DeleteFunc(slices.Clone(d.joins), func(j joinKind) bool { return gone[gateJoin][j.kw] })
-	c.isOps = slices.DeleteFunc(slices.Clone(d.isOps), func(op string) bool { return gone[gateOp][op] })
-	c.pragmas = slices.DeleteFunc(slices.Clone(d.pragmas), func(p string) bool { return gone[gatePragma][p] })
-	c.startPragma = slices.DeleteFunc(slices.Clone(d.startPragma), func(p string) bool { return gone[gatePragma][p] })
-	c.printfFmts = slices.DeleteFunc(slices.Clone(d.printfFmts), func(p string) bool { return gone[gatePrintf][p] })
-	if len(gone[gateAgg]) > 0 {
-		c.aggregates = slices.DeleteFunc(slices.Clone(aggregates), func(a string) bool { return gone[gateAgg][a] })
+	return d.leaveOut(l)
+}
+
+// field returns the list of l that gates of the kind fill.
+func (l *lacks) field(kind string) *[]string {
+	switch kind {
+	case gateFunc:
+		return &l.funcs
+	case gateJoin:
+		return &l.joins
+	case gateOp:
+		return &l.ops
+	case gatePragma:
+		return &l.stmts
+	case gatePrintf:
+		return &l.printfs
+	case gateAgg:
+		return &l.aggs
 	}
-	if d.typed != nil {
-		t := *d.typed
-		t.funcs = slices.DeleteFunc(slices.Clone(d.typed.funcs), func(f tfunc) bool { return gone[gateFunc][f.name] })
-		t.settings = slices.DeleteFunc(slices.Clone(d.typed.settings), func(p string) bool { return gone[gatePragma][p] })
-		c.typed = &t
-	}
-	for name := range gone[gateFeature] {
-		switchOff[name](&c)
-	}
-	return &c
+	return &l.features
 }
 
 // checkEngine reports an engine option the dialect cannot read.

@@ -120,3 +120,21 @@ func TestEngineOption(t *testing.T) {
 		t.Errorf("the default options name an engine: %s", s)
 	}
 }
+
+// TestGatesNameParts checks that every gate of a dialect's versioning names a part the dialect
+// has, so that a renamed function or statement cannot leave its gate silently gating nothing. A
+// variant dialect shares its base's versioning and may already lack what a gate names.
+func TestGatesNameParts(t *testing.T) {
+	for name, d := range dialects {
+		if d.versioning == nil || d.base != "" {
+			continue
+		}
+		var l lacks
+		for _, g := range d.versioning.gates {
+			*l.field(g.kind) = append(*l.field(g.kind), g.name)
+		}
+		if u := d.unknown(l); u != "" {
+			t.Errorf("%s: a gate names %s, which the dialect does not have", name, u)
+		}
+	}
+}

@@ -275,14 +275,18 @@ func (g *Generator) someCols(r *rng, scope []string) string {
 
 var aggregates = []string{"MIN", "MAX", "SUM", "COUNT", "AVG"}
 
+// aggs returns the aggregates of TLP-agg in d.
+func (d *dialect) aggs() []string {
+	if d.aggregates != nil {
+		return d.aggregates
+	}
+	return aggregates
+}
+
 // aggregate picks an aggregate function and its argument: a column or an expression of the
 // column's type. In a typed dialect SUM and AVG take numbers and MIN and MAX no Booleans.
 func (g *Generator) aggregate(r *rng, scope []string, types []sqlType) (agg, arg string) {
-	aggs := aggregates
-	if g.d.aggregates != nil {
-		aggs = g.d.aggregates
-	}
-	agg = pick(r, aggs)
+	agg = pick(r, g.d.aggs())
 	k := r.intn(len(scope))
 	if g.d.typed == nil {
 		if r.prob(0.7) {

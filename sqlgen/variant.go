@@ -7,15 +7,21 @@ import (
 	"unicode/utf8"
 )
 
-// lacks is what an engine that reads a base dialect leaves out, as data: a variant dialect is
-// the base without these (see [derive]). One mechanism serves an engine that reimplements another's
-// SQL (Turso and SQLite) and an older release of an engine that lacks newer features.
+// lacks is what a dialect leaves out of another, as data. One mechanism serves an engine that
+// reimplements another's SQL (Turso and SQLite: [derive]) and a build of an engine that lacks
+// parts of its dialect (an older release, a missing compile-time option: [dialect.forEngine]).
 type lacks struct {
-	// features are feature switches of the base, by the names of [featureOff].
+	// features are feature switches, by the names of [featureOff].
 	features []string
-	// funcs are scalar functions by name, joins join keywords ("FULL JOIN"), and stmts setup
-	// statements (pragmas and maintenance) by their exact text.
-	funcs, joins, stmts []string
+	// funcs are scalar functions by name (untyped or typed), joins join keywords ("FULL JOIN"),
+	// ops IS-style operators, stmts setup statements (pragmas, settings and maintenance) by their
+	// exact text, printfs format literals of printf, aggs aggregates of TLP-agg.
+	funcs, joins, ops, stmts, printfs, aggs []string
+}
+
+// none reports whether l leaves nothing out.
+func (l lacks) none() bool {
+	return len(l.features)+len(l.funcs)+len(l.joins)+len(l.ops)+len(l.stmts)+len(l.printfs)+len(l.aggs) == 0
 }
 
 // featureOff turns one feature of a dialect off, by name.
@@ -32,6 +38,9 @@ var featureOff = map[string]func(d *dialect){
 	"nulls-order":         func(d *dialect) { d.nullsOrder = false },
 	"compound-views":      func(d *dialect) { d.compoundWrap = [2]string{} },
 	"sqlite-stat1":        func(d *dialect) { d.stat1 = false },
+	"sqlite-schema":       func(d *dialect) { d.schemaTable = "sqlite_master" },
+	"reindex-temp":        func(d *dialect) { d.reindexTemp = false },
+	"int-div":             func(d *dialect) { d.typed.intDiv = "" },
 	"case-sensitive-like": func(d *dialect) { d.likePragma = "" },
 	"collate-terms":       func(d *dialect) { d.noCollateTerm = true },
 	"strict-checks":       func(d *dialect) { d.noStrictCheck = true },
@@ -42,6 +51,74 @@ var featureOff = map[string]func(d *dialect){
 		d.blobs = slices.DeleteFunc(slices.Clone(d.blobs), func(b string) bool { return !utf8.Valid(hexBytes(b)) })
 		d.utf8Blobs = true
 	},
+}
+
+// leaveOut returns a copy of d without what l lists; the order of what is left is kept, so that
+// a dialect left without nothing generates as d does.
+func (d *dialect) leaveOut(l lacks) *dialect {
+	c := *d
+	drop := func(names []string) func(string) bool {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
+	c.funcs = slices.DeleteFunc(slices.Clone(d.funcs), func(f function) bool { return slices.Contains(l.funcs, f.name) })
+	c.joins = slices.DeleteFunc(slices.Clone(d.joins), func(j joinKind) bool { return slices.Contains(l.joins, j.kw) })
+	c.isOps = slices.DeleteFunc(slices.Clone(d.isOps), drop(l.ops))
+	c.startPragma = slices.DeleteFunc(slices.Clone(d.startPragma), drop(l.stmts))
+	c.pragmas = slices.DeleteFunc(slices.Clone(d.pragmas), drop(l.stmts))
+	c.maintenance = slices.DeleteFunc(slices.Clone(d.maintenance), drop(l.stmts))
+	c.printfFmts = slices.DeleteFunc(slices.Clone(d.printfFmts), drop(l.printfs))
+	if len(l.aggs) > 0 {
+		c.aggregates = slices.DeleteFunc(slices.Clone(d.aggs()), drop(l.aggs))
+	}
+	if d.typed != nil {
+		t := *d.typed
+		t.funcs = slices.DeleteFunc(slices.Clone(d.typed.funcs), func(f tfunc) bool { return slices.Contains(l.funcs, f.name) })
+		t.settings = slices.DeleteFunc(slices.Clone(d.typed.settings), drop(l.stmts))
+		c.typed = &t
+	}
+	for _, f := range l.features {
+		featureOff[f](&c)
+	}
+	return &c
+}
+
+// unknown returns the first name of l that d does not have ("" when d has them all), so that
+// the data that leaves parts out cannot silently go stale.
+func (d *dialect) unknown(l lacks) string {
+	var funcs, stmts []string
+	for _, f := range d.funcs {
+		funcs = append(funcs, f.name)
+	}
+	stmts = slices.Concat(d.startPragma, d.pragmas, d.maintenance)
+	if d.typed != nil {
+		for _, f := range d.typed.funcs {
+			funcs = append(funcs, f.name)
+		}
+		stmts = append(stmts, d.typed.settings...)
+	}
+	var joins []string
+	for _, j := range d.joins {
+		joins = append(joins, j.kw)
+	}
+	for _, c := range []struct {
+		kind       string
+		names, has []string
+	}{
+		{"function", l.funcs, funcs}, {"join", l.joins, joins}, {"operator", l.ops, d.isOps},
+		{"statement", l.stmts, stmts}, {"format", l.printfs, d.printfFmts}, {"aggregate", l.aggs, d.aggs()},
+	} {
+		for _, n := range c.names {
+			if !slices.Contains(c.has, n) {
+				return c.kind + " " + n
+			}
+		}
+	}
+	for _, f := range l.features {
+		if featureOff[f] == nil {
+			return "feature " + f
+		}
+	}
+	return ""
 }
 
 // hexBytes returns the bytes of a blob literal x'..'.
@@ -57,39 +134,13 @@ func hexBytes(lit string) []byte {
 // derive returns the dialect name: base without what l lists, with the base's expected errors
 // and then expected's. It panics on a name that is not in base, so that the data stays true.
 func derive(base *dialect, name string, l lacks, expected string) *dialect {
-	d := *base
+	if u := base.unknown(l); u != "" {
+		panic("sqlgen: dialect " + name + ": " + u + " is not in " + base.name)
+	}
+	d := base.leaveOut(l)
 	d.name, d.base = name, base.name
-	for _, f := range l.features {
-		off, ok := featureOff[f]
-		if !ok {
-			panic("sqlgen: dialect " + name + ": unknown feature " + f)
-		}
-		off(&d)
-	}
-	d.funcs = without(base.funcs, l.funcs, func(f function) string { return f.name }, name)
-	d.joins = without(base.joins, l.joins, func(j joinKind) string { return j.kw }, name)
-	all := slices.Concat(base.startPragma, base.pragmas, base.maintenance)
-	for _, s := range l.stmts {
-		if !slices.Contains(all, s) {
-			panic("sqlgen: dialect " + name + ": " + s + " is not a statement of " + base.name)
-		}
-	}
-	d.startPragma = slices.DeleteFunc(slices.Clone(base.startPragma), func(s string) bool { return slices.Contains(l.stmts, s) })
-	d.pragmas = slices.DeleteFunc(slices.Clone(base.pragmas), func(s string) bool { return slices.Contains(l.stmts, s) })
-	d.maintenance = slices.DeleteFunc(slices.Clone(base.maintenance), func(s string) bool { return slices.Contains(l.stmts, s) })
 	d.expected = base.expected + "\n" + expected
-	return &d
-}
-
-// without returns the elements of s whose names are not in drop; a name of drop that no element
-// has panics.
-func without[T any](s []T, drop []string, nameOf func(T) string, dialect string) []T {
-	for _, n := range drop {
-		if !slices.ContainsFunc(s, func(e T) bool { return nameOf(e) == n }) {
-			panic("sqlgen: dialect " + dialect + ": " + n + " is not in its base")
-		}
-	}
-	return slices.DeleteFunc(slices.Clone(s), func(e T) bool { return slices.Contains(drop, nameOf(e)) })
+	return d
 }
 
 // Base returns the dialect a variant dialect derives from ("sqlite" for "turso"), or "" for a

@@ -114,6 +114,7 @@ func TestDeriveRefusesUnknownNames(t *testing.T) {
 		{funcs: []string{"no_such_function"}},
 		{joins: []string{"SIDEWAYS JOIN"}},
 		{stmts: []string{"PRAGMA no_such_pragma"}},
+		{ops: []string{"IS SIDEWAYS FROM"}},
 	} {
 		func() {
 			defer func() {
