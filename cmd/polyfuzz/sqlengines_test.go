@@ -18,10 +18,11 @@ import (
 	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/domain/sqldom"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver"
 )
 
-// engineArg returns the --dbms value for an engine: the name for an embedded engine or Turso
-// (skipped locally, failed in CI, without its Python module), NAME=DSN
+// engineArg returns the --dbms value for an engine: the name for an embedded engine or an engine
+// of the project's Python (skipped locally, failed in CI, without its Python module), NAME=DSN
 // for a server (skipped locally, failed in CI, when its DSN is not set). It waits for a server
 // that an earlier test crashed to be back (the test script's supervisor restarts MariaDB).
 func engineArg(t *testing.T, name string) string {
@@ -31,6 +32,9 @@ func engineArg(t *testing.T, name string) string {
 	}
 	if name == "datafusion" {
 		needDataFusion(t) // a Python process of the project's environment
+	}
+	if name == "clickhouse" {
+		testenv.NeedPythonModule(t, rowserver.Python(""), "chdb")
 	}
 	e, _ := sqldom.Domain.Engine(name)
 	env := e.Env
