@@ -63,18 +63,25 @@ var logicOracles = sqldom.Domain.DefaultOracles[:6]
 // TestOraclesFireOnEveryEngine plants one fault in each engine, dropping the first row of every
 // query with a WHERE or HAVING clause, and checks that NoREC and every TLP oracle report it: the
 // finding is a wrong result, hit several times, reduced to a handful of statements, and its
-// replay on the real engine regenerates the case and reproduces.
+// replay on the real engine regenerates the case and reproduces. An engine may have real bugs of
+// its own (Turso's, docs/sql.md), whose titles differ from the fault's: the fault's finding of
+// each oracle is the one with the most hits. Small databases keep ClickHouse's campaign and
+// reductions short.
 func TestOraclesFireOnEveryEngine(t *testing.T) {
 	seed := fmt.Sprint(testenv.Seed(t))
 	for _, tc := range []struct {
 		name  string
 		tests int
-	}{{"sqlite", 1000}, {"duckdb", 600}, {"postgres", 1000}, {"mariadb", 1000}, {"mysql", 1000}} {
+		extra []string
+	}{{"sqlite", 1000, nil}, {"duckdb", 600, nil}, {"postgres", 1000, nil}, {"mariadb", 1000, nil}, {"mysql", 1000, nil},
+		{"turso", 600, nil}, {"datafusion", 150, nil},
+		{"clickhouse", 30, []string{"--queries-per-db", "15", "--max-tables", "2", "--max-inserts", "4", "--timeout", "20s"}},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			arg := engineArg(t, tc.name)
 			out := t.TempDir()
-			stdout := runCampaign(t, tc.tests, "sql", "--dbms", arg, "--seed", seed, "-j", "2", "--quiet",
-				"--out", out, "--fault", `drop-row:^SELECT .* (WHERE|HAVING) `, "--reduce-time", "1m")
+			stdout := runCampaign(t, tc.tests, append([]string{"sql", "--dbms", arg, "--seed", seed, "-j", "2", "--quiet",
+				"--out", out, "--fault", `drop-row:^SELECT .* (WHERE|HAVING) `, "--reduce-time", "1m"}, tc.extra...)...)
 			recs := records(t, out)
 			for _, o := range logicOracles {
 				var rec *campaign.Record // the oracle's finding with the most hits
