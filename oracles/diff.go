@@ -175,6 +175,19 @@ func (o Rows) finding(c *fuzz.Case, runs []fuzz.Run, qi int, votes map[string][]
 	}
 }
 
+// normalDiff compares a and b as bags of rows of [Normalize]d values and prints, with d, the rows
+// of a that b misses and the rows b adds, each as a or b gave it; "" where there are none.
+func (d Display) normalDiff(a, b [][]string) (misses, adds string) {
+	missing, extra := NewBagWith(Normalize, a).Diff(NewBagWith(Normalize, b))
+	if len(missing) > 0 {
+		misses = d.rows(rawRows(missing, a))
+	}
+	if len(extra) > 0 {
+		adds = d.rows(rawRows(extra, b))
+	}
+	return misses, adds
+}
+
 // rawRows maps row keys under Normalize back to the first row of rows with each key, as it was
 // returned.
 func rawRows(keys []string, rows [][]string) []string {

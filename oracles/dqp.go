@@ -54,19 +54,19 @@ func (o DQP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		}
 		v.Checked = true
 		a, b := run.Results[bi], run.Results[pi]
-		missing, extra := NewBagWith(Normalize, a.Rows).Diff(NewBagWith(Normalize, b.Rows))
-		if len(missing) == 0 && len(extra) == 0 {
+		misses, adds := o.Show.normalDiff(a.Rows, b.Rows)
+		if misses == "" && adds == "" {
 			continue
 		}
 		var what []string
 		summary := "misses rows"
-		if len(missing) > 0 {
-			what = append(what, "misses "+o.Show.rows(rawRows(missing, a.Rows)))
+		if misses != "" {
+			what = append(what, "misses "+misses)
 		}
-		if len(extra) > 0 {
-			what = append(what, "adds "+o.Show.rows(rawRows(extra, b.Rows)))
+		if adds != "" {
+			what = append(what, "adds "+adds)
 			summary = "adds rows"
-			if len(missing) > 0 {
+			if misses != "" {
 				summary = "returns other rows"
 			}
 		}

@@ -92,8 +92,8 @@ func (o EET) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 				continue
 			}
 			a, b := r(2).Rows, r(3).Rows
-			missing, extra := NewBagWith(Normalize, a).Diff(NewBagWith(Normalize, b))
-			if len(missing)+len(extra) == 0 {
+			misses, adds := o.Show.normalDiff(a, b)
+			if misses == "" && adds == "" {
 				v.Checked = true
 				continue
 			}
@@ -102,11 +102,11 @@ func (o EET) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 				what = "leaves another table"
 			}
 			actual := fmt.Sprintf("%d rows", len(b))
-			if len(missing) > 0 {
-				actual += "; misses " + o.Show.rows(rawRows(missing, a))
+			if misses != "" {
+				actual += "; misses " + misses
 			}
-			if len(extra) > 0 {
-				actual += "; adds " + o.Show.rows(rawRows(extra, b))
+			if adds != "" {
+				actual += "; adds " + adds
 			}
 			return find("transformed "+stmt+" "+what,
 				fmt.Sprintf("the %d rows of the original %s", len(a), cond(p.what == "dml", "post-image", "query")),

@@ -52,14 +52,13 @@ func (o Metamorphic) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			continue
 		}
 		v.Checked = true
-		orig, trans := NewBagWith(Normalize, a.Rows), NewBagWith(Normalize, b.Rows)
-		missing, extra := orig.Diff(trans) // in orig only, in trans only
+		misses, adds := o.Show.normalDiff(a.Rows, b.Rows) // in orig only, in trans only
 		var broken []string
-		if len(missing) > 0 && rel != RelSuperset {
-			broken = append(broken, "misses "+o.Show.rows(rawRows(missing, a.Rows)))
+		if misses != "" && rel != RelSuperset {
+			broken = append(broken, "misses "+misses)
 		}
-		if len(extra) > 0 && rel != RelSubset {
-			broken = append(broken, "adds "+o.Show.rows(rawRows(extra, b.Rows)))
+		if adds != "" && rel != RelSubset {
+			broken = append(broken, "adds "+adds)
 		}
 		if len(broken) == 0 {
 			continue

@@ -20,6 +20,7 @@ func TestDQP(t *testing.T) {
 		skip    string
 	}{
 		{"same rows in another order", []*fuzz.Result{ok(a, b), ok(), ok(b, a), ok()}, "", ""},
+		{"same values under other type tags", []*fuzz.Result{ok(a, b), ok(), ok([]string{"r:1"}, []string{"d:2.0"}), ok()}, "", ""},
 		{"a row fewer", []*fuzz.Result{ok(a, b), ok(), ok(b), ok()}, "dqp: e: the query under enable_hashjoin misses rows", ""},
 		{"a duplicate", []*fuzz.Result{ok(a), ok(), ok(a, a), ok()}, "dqp: e: the query under enable_hashjoin adds rows", ""},
 		{"setting rejected", []*fuzz.Result{ok(a), failed, ok(), ok()}, "", "no-answer"},
@@ -85,7 +86,7 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-// TestPlans checks that the plan counter notes each signature new once.
+// TestPlans checks that the plan counter notes each signature new once per engine.
 func TestPlans(t *testing.T) {
 	o := NewPlans(func(r *fuzz.Result) (string, bool) { return r.Rows[0][0], true })
 	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "qpg.plan"}}}
@@ -93,7 +94,9 @@ func TestPlans(t *testing.T) {
 	for _, s := range []string{"A", "B", "A"} {
 		notes = append(notes, o.Check(c, []fuzz.Run{{Target: "e", Results: []*fuzz.Result{ok([]string{s})}}}).Notes...)
 	}
-	if strings.Join(notes, ",") != "new plan,new plan,seen plan" {
+	// A plan one engine chose is new for another engine.
+	notes = append(notes, o.Check(c, []fuzz.Run{{Target: "f", Results: []*fuzz.Result{ok([]string{"A"})}}}).Notes...)
+	if strings.Join(notes, ",") != "new plan,new plan,seen plan,new plan" {
 		t.Errorf("notes %q", notes)
 	}
 }

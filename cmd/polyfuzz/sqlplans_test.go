@@ -112,6 +112,8 @@ func TestDQPFires(t *testing.T) {
 		{"duckdb", `^SET disabled_optimizers = 'in_clause'`, "disabled_optimizers=in_clause", 1000},
 		{"postgres", `^SET enable_memoize = off`, "enable_memoize", 1000},
 		{"mariadb", `^SET SESSION optimizer_switch = 'mrr=on'`, "mrr", 1000},
+		{"mysql", `^SET SESSION optimizer_switch = 'mrr=on'`, "mrr", 1000},
+		{"turso", `NOT INDEXED`, "not-indexed", 1500},
 	} {
 		t.Run(tc.engine, func(t *testing.T) {
 			arg := engineArg(t, tc.engine)
@@ -147,7 +149,7 @@ func TestCERTFires(t *testing.T) {
 	for _, tc := range []struct {
 		engine string
 		tests  int
-	}{{"postgres", 600}, {"mariadb", 600}, {"duckdb", 1000}} {
+	}{{"postgres", 600}, {"mariadb", 600}, {"mysql", 600}, {"duckdb", 1000}} {
 		t.Run(tc.engine, func(t *testing.T) {
 			arg := engineArg(t, tc.engine)
 			out := t.TempDir()

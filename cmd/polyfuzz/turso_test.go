@@ -21,36 +21,6 @@ func needTurso(t *testing.T) {
 	}
 }
 
-// TestTursoOraclesFire plants a fault in Turso that drops the first row of every query with a
-// WHERE or HAVING clause: NoREC and every TLP oracle report it as a wrong result, hit several
-// times, reduced to a handful of statements, and replayed on the real engine. Turso has real bugs
-// of its own (docs/sql.md), whose titles differ from the fault's: the fault's finding of each
-// oracle is the one with the most hits.
-func TestTursoOraclesFire(t *testing.T) {
-	needTurso(t)
-	out := t.TempDir()
-	stdout := runCampaign(t, 600, "sql", "--dbms", "turso", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet",
-		"--out", out, "--fault", `drop-row:^SELECT .* (WHERE|HAVING) `, "--reduce-time", "1m")
-	recs := records(t, out)
-	for _, o := range logicOracles {
-		var rec *campaign.Record
-		for title, r := range recs {
-			if strings.HasPrefix(title, o+": turso: ") && (rec == nil || r.Hits > rec.Hits) {
-				rec = r
-			}
-		}
-		if rec == nil {
-			t.Errorf("oracle %s did not fire on turso:\n%s", o, stdout)
-			continue
-		}
-		_, red := checkFired(t, out, rec, "wrong-result")
-		if len(red.Setup) > 6 || len(red.Queries) > 4 {
-			t.Errorf("%s: reduced case has %d setup statements and %d queries, want a handful",
-				rec.Title, len(red.Setup), len(red.Queries))
-		}
-	}
-}
-
 // TestTursoDiffFires runs the differential over Turso and SQLite, the cases in the dialect both
 // read, with a fault in Turso: the diff finding is a wrong result, reduced and replayed.
 func TestTursoDiffFires(t *testing.T) {
