@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -24,6 +25,7 @@ func TestSetupExtension(t *testing.T) {
 		{[]string{"a", "b"}, []string{"reset", "a", "b", "q"}, 0},
 		{[]string{"a", "b"}, []string{"q"}, 0},
 		{[]string{"a", "b", "c"}, []string{"c", "q"}, 2},
+		{[]string{"a", "b", "c"}, []string{"q"}, 0}, // the extended setup is held
 		{[]string{"a", "c"}, []string{"reset", "a", "c", "q"}, 0},
 	}
 	for i, st := range steps {
@@ -52,6 +54,35 @@ func TestSetupExtension(t *testing.T) {
 			}
 			if st.nils > 0 && (len(runs[0].Setup) != len(st.setup) || runs[0].Setup[st.nils-1] != nil || runs[0].Setup[st.nils] == nil) {
 				t.Errorf("step %d: setup results %v, want %d nil then the rest", i, runs[0].Setup, st.nils)
+			}
+		}
+	}
+}
+
+// TestDerivedCrashResets checks that a derived statement that crashes the target leaves it
+// needing a reset: the next case with the same setup starts from one.
+func TestDerivedCrashResets(t *testing.T) {
+	for _, many := range []bool{false, true} {
+		var log []string
+		crash := func(stmt string) bool { return strings.HasPrefix(stmt, "derived") }
+		e := &executor{deriver: deriveGen{}, targets: []fuzz.Target{&fakeTarget{mu: &sync.Mutex{}, log: &log, panics: crash}}}
+		for i := range 2 {
+			log = nil
+			c := &fuzz.Case{Setup: []string{"a"}, Queries: []fuzz.Query{{Role: "r", Text: "q"}}}
+			var err error
+			if many {
+				_, _, err = e.runMany(context.Background(), []*fuzz.Case{c})
+			} else {
+				_, err = e.run(context.Background(), c)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Derived != 1 {
+				t.Fatalf("runMany %v: case %d has %d derived queries, want 1", many, i, c.Derived)
+			}
+			if i == 1 && (len(log) == 0 || log[0] != "reset") {
+				t.Errorf("runMany %v: after a derived statement crashed, the next case ran %q; want a reset first", many, log)
 			}
 		}
 	}

@@ -292,13 +292,13 @@ func (deriveGen) Derive(c *fuzz.Case, runs []fuzz.Run) []fuzz.Query {
 }
 
 // derivedOracle fails every case whose derived query got the answer its text asked for; a case
-// without one is a malformed finding.
+// without one, or derived twice (a re-run of a stored case), is a malformed finding.
 type derivedOracle struct{}
 
 func (derivedOracle) Name() string { return "fake" }
 func (derivedOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 	last := len(c.Queries) - 1
-	if c.Derived != 1 || c.Queries[last].Role != "derived" || len(runs[0].Results) != len(c.Queries) ||
+	if c.Derived != 1 || len(c.Queries) != 2 || c.Queries[last].Role != "derived" || len(runs[0].Results) != len(c.Queries) ||
 		runs[0].Results[last].Rows[0][0] != fuzz.Text(c.Queries[last].Text) {
 		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{Title: "fake: fake: not derived",
 			Kind: fuzz.KindWrongResult, Oracle: "fake", Case: c, Runs: runs}}
@@ -316,7 +316,9 @@ func TestRunDerives(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(sum.New) != 1 || sum.New[0].Title != "fake: fake: derived" || sum.New[0].Hits != 20 {
+			// Confirmed: the re-runs from scratch run the stored case's statements, not derived again.
+			if len(sum.New) != 1 || sum.New[0].Title != "fake: fake: derived" || sum.New[0].Hits != 20 ||
+				sum.New[0].Status != StatusConfirmed {
 				t.Fatalf("findings %+v", sum.New)
 			}
 			var derived int

@@ -649,6 +649,10 @@ func (d *Domain) EngineArgs(vals []string, base Spec) ([]Spec, error) {
 		name, dsn, hasDSN := strings.Cut(v, "=")
 		name, version, hasVersion := strings.Cut(name, "@")
 		e, ok := d.Engine(name)
+		if !ok && strings.ContainsAny(name, ":/") {
+			// A DSN given without NAME=: the name cut at its '@' holds the password.
+			return nil, fmt.Errorf("%s %q names no engine: give NAME=DSN (known: %s)", flagName, Redact(v), d.EngineNames())
+		}
 		if !ok {
 			return nil, fmt.Errorf("unknown engine %q (known: %s)", name, d.EngineNames())
 		}

@@ -13,7 +13,8 @@ import (
 const planted = "Pl4nted-S3cret"
 
 // TestSecrets runs every command with DSNs that hold a password, unreachable servers and failing
-// ones included, and checks that the password appears in no output and in no file written. With
+// ones included, given to every engine form (NAME=DSN, NAME@VERSION=DSN, NAME=lib:DSN, a DSN
+// without NAME=), and checks that the password appears in no output and in no file written. With
 // the test script's PostgreSQL (POLYFUZZ_POSTGRES_DSN, which holds its real password) a whole
 // campaign with findings, replay, reduce, report, compare and version run too.
 func TestSecrets(t *testing.T) {
@@ -30,6 +31,15 @@ func TestSecrets(t *testing.T) {
 		{"sql", "--dbms", "mysql=mysql://polyfuzz:" + planted + "@127.0.0.1:1/db", "--tests", "1", "--out", out("c")},
 		{"sql", "--dbms", "sqlite=" + pg, "--tests", "1", "--out", out("d")},
 		{"sql", "--dbms", "postgres=host=127.0.0.1 port=1 user=polyfuzz password=" + planted, "--tests", "1", "--out", out("e")},
+		{"sql", "--dbms", "turso=" + pg, "--tests", "1", "--out", out("n")},
+		{"sql", "--dbms", "datafusion=" + pg, "--tests", "1", "--out", out("o")},
+		{"sql", "--dbms", "clickhouse=" + pg, "--tests", "1", "--out", out("p")},
+		{"sql", "--dbms", "duckdb@0.8.1=" + pg, "--tests", "1", "--out", out("q")},
+		{"sql", "--dbms", "sqlite=lib:" + pg, "--tests", "1", "--out", out("r")},
+		{"sql", "--dbms", "postgres=lib:" + pg, "--tests", "1", "--out", out("s")},
+		{"sql", "--dbms", pg, "--tests", "1", "--out", out("t")},
+		{"sql", "--dbms", "polyfuzz:" + planted + "@tcp(127.0.0.1:1)/db", "--tests", "1", "--out", out("u")},
+		{"sql", "--dbms", "postgres=" + pg, "--oracle", "dqe,eet,dqp,cert", "--qpg", "--tests", "1", "--out", out("v")},
 		{"datalog", "--engine", "postgres=" + pg, "--tests", "1", "--out", out("f")},
 		{"datalog", "run", "--engine", "postgres=" + pg, prog},
 		{"graph", "--engine", "neo4j=bolt://neo4j:" + planted + "@127.0.0.1:1", "--tests", "1", "--out", out("g")},
@@ -56,6 +66,8 @@ func TestSecrets(t *testing.T) {
 				"-j", "1", "--max-findings", "1", "--confirm", "1", "--out", out("l")},
 			[]string{"compare", "--domain", "sql", "--dbms", "postgres=" + real, "--oracle", "norec", "--tests", "100", "--repeat", "1",
 				"--out", out("m")},
+			[]string{"sql", "--dbms", "postgres=" + real, "--oracle", "dqe,eet,dqp,cert", "--qpg", "--tests", "100", "-j", "1",
+				"--out", out("w")},
 		)
 	} else {
 		t.Log("POLYFUZZ_POSTGRES_DSN is not set: only unreachable servers are tried (scripts/test.sh starts PostgreSQL)")

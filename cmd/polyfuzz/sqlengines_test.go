@@ -21,20 +21,18 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/rowserver"
 )
 
-// engineArg returns the --dbms value for an engine: the name for an embedded engine or an engine
-// of the project's Python (skipped locally, failed in CI, without its Python module), NAME=DSN
-// for a server (skipped locally, failed in CI, when its DSN is not set). It waits for a server
-// that an earlier test crashed to be back (the test script's supervisor restarts MariaDB).
+// pythonModules names, for each engine that runs in a Python process of the project's
+// environment, the module it imports.
+var pythonModules = map[string]string{"turso": "turso", "datafusion": "datafusion", "clickhouse": "chdb"}
+
+// engineArg returns the --dbms value for an engine: the name for an embedded engine or one of
+// pythonModules (skipped locally, failed in CI, without its module), NAME=DSN for a server
+// (skipped locally, failed in CI, when its DSN is not set). It waits for a server that an earlier
+// test crashed to be back (the test script's supervisor restarts MariaDB).
 func engineArg(t *testing.T, name string) string {
 	t.Helper()
-	if name == "turso" {
-		needTurso(t)
-	}
-	if name == "datafusion" {
-		needDataFusion(t) // a Python process of the project's environment
-	}
-	if name == "clickhouse" {
-		testenv.NeedPythonModule(t, rowserver.Python(""), "chdb")
+	if m, ok := pythonModules[name]; ok {
+		testenv.NeedPythonModule(t, rowserver.Python(""), m)
 	}
 	e, _ := sqldom.Domain.Engine(name)
 	env := e.Env
@@ -63,25 +61,37 @@ var logicOracles = sqldom.Domain.DefaultOracles[:6]
 // TestOraclesFireOnEveryEngine plants one fault in each engine, dropping the first row of every
 // query with a WHERE or HAVING clause, and checks that NoREC and every TLP oracle report it: the
 // finding is a wrong result, hit several times, reduced to a handful of statements, and its
-// replay on the real engine regenerates the case and reproduces. An engine may have real bugs of
-// its own (Turso's, docs/sql.md), whose titles differ from the fault's: the fault's finding of
-// each oracle is the one with the most hits. Small databases keep ClickHouse's campaign and
-// reductions short.
+// replay on the real engine regenerates the case and reproduces. Engines with real bugs of their
+// own (Turso, DataFusion: docs/sql.md) give other titles too: the fault's finding of each oracle
+// is the one with the most hits. Every engine of the SQL table has a row.
 func TestOraclesFireOnEveryEngine(t *testing.T) {
 	seed := fmt.Sprint(testenv.Seed(t))
-	for _, tc := range []struct {
+	cases := []struct {
 		name  string
 		tests int
-		extra []string
-	}{{"sqlite", 1000, nil}, {"duckdb", 600, nil}, {"postgres", 1000, nil}, {"mariadb", 1000, nil}, {"mysql", 1000, nil},
+		args  []string // more flags
+	}{
+		{"sqlite", 1000, nil}, {"duckdb", 600, nil}, {"postgres", 1000, nil}, {"mariadb", 1000, nil}, {"mysql", 1000, nil},
 		{"turso", 600, nil}, {"datafusion", 150, nil},
+		// Small databases keep chDB's campaign and reductions short.
 		{"clickhouse", 30, []string{"--queries-per-db", "15", "--max-tables", "2", "--max-inserts", "4", "--timeout", "20s"}},
-	} {
+	}
+	rows := map[string]bool{}
+	for _, c := range cases {
+		rows[c.name] = true
+	}
+	for _, e := range sqldom.Domain.Engines {
+		if !rows[e.Name] {
+			t.Errorf("engine %s has no row: its oracles are not shown to fire", e.Name)
+		}
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			arg := engineArg(t, tc.name)
 			out := t.TempDir()
-			stdout := runCampaign(t, tc.tests, append([]string{"sql", "--dbms", arg, "--seed", seed, "-j", "2", "--quiet",
-				"--out", out, "--fault", `drop-row:^SELECT .* (WHERE|HAVING) `, "--reduce-time", "1m"}, tc.extra...)...)
+			args := append([]string{"sql", "--dbms", arg, "--seed", seed, "-j", "2", "--quiet", "--out", out,
+				"--fault", `drop-row:^SELECT .* (WHERE|HAVING) `, "--reduce-time", "1m"}, tc.args...)
+			stdout := runCampaign(t, tc.tests, args...)
 			recs := records(t, out)
 			for _, o := range logicOracles {
 				var rec *campaign.Record // the oracle's finding with the most hits
@@ -104,23 +114,51 @@ func TestOraclesFireOnEveryEngine(t *testing.T) {
 	}
 }
 
-// TestDiffFires runs the cross-engine differential over SQLite, DuckDB and the servers, with a
-// fault in SQLite: the finding names SQLite as the odd one out, is reduced, and replays.
+// TestDiffFires runs the cross-engine differential over several sets of engines with a fault in
+// the first: the diff finding with the most hits names that engine as the odd one out, is a wrong
+// result, is reduced, replays, and its case is written in the dialect the engines share (Turso's
+// with SQLite, which reads it too).
 func TestDiffFires(t *testing.T) {
-	args := []string{"sql", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet", "--oracle", "norec",
-		"--fault", `drop-row:^SELECT \* FROM .* WHERE `, "--reduce-time", "1m"}
-	dbms := []string{"sqlite", "duckdb", "postgres", "mariadb"}
-	for _, name := range dbms {
-		args = append(args, "--dbms", engineArg(t, name))
+	for _, tc := range []struct {
+		dbms    []string
+		fault   string // of the first engine
+		tests   int
+		title   string // a part of the finding's title
+		dialect string
+	}{
+		{[]string{"sqlite", "duckdb", "postgres", "mariadb"}, `drop-row:^SELECT \* FROM .* WHERE `, 600,
+			"diff: sqlite: returns different rows than duckdb,mariadb,postgres", "common"},
+		{[]string{"datafusion", "duckdb", "sqlite"}, `drop-row:^SELECT \* FROM .* WHERE `, 100,
+			"diff: datafusion: returns different rows than duckdb,sqlite", "common"},
+		{[]string{"turso", "sqlite"}, `drop-row:^SELECT \* FROM .* WHERE `, 400, "sqlite vs turso", "turso"},
+	} {
+		t.Run(strings.Join(tc.dbms, ","), func(t *testing.T) {
+			out := t.TempDir()
+			args := []string{"sql", "--seed", fmt.Sprint(testenv.Seed(t)), "-j", "2", "--quiet", "--oracle", "norec",
+				"--fault", tc.fault, "--reduce-time", "1m", "--out", out}
+			for _, name := range tc.dbms {
+				args = append(args, "--dbms", engineArg(t, name))
+			}
+			stdout := runCampaign(t, tc.tests, args...)
+			var rec *campaign.Record
+			for title, r := range records(t, out) {
+				if strings.HasPrefix(title, "diff: ") && (rec == nil || r.Hits > rec.Hits) {
+					rec = r
+				}
+			}
+			if rec == nil || !strings.Contains(rec.Title, tc.title) {
+				t.Fatalf("no diff finding %q:\n%s", tc.title, stdout)
+			}
+			_, red := checkFired(t, out, rec, "wrong-result")
+			if len(red.Setup) > 6 || len(red.Queries) > 2 {
+				t.Errorf("%s: reduced case has %d setup statements and %d queries, want a handful",
+					rec.Title, len(red.Setup), len(red.Queries))
+			}
+			if !strings.Contains(red.Gen, "dialect="+tc.dialect) {
+				t.Errorf("case options %q; want the %s dialect", red.Gen, tc.dialect)
+			}
+		})
 	}
-	out := t.TempDir()
-	stdout := runCampaign(t, 600, append(args, "--out", out)...)
-	title := "diff: sqlite: returns different rows than duckdb,mariadb,postgres"
-	rec := records(t, out)[title]
-	if rec == nil {
-		t.Fatalf("no finding %q:\n%s", title, stdout)
-	}
-	checkFired(t, out, rec, "wrong-result")
 }
 
 // TestCommonDialectAgrees runs the common dialect on SQLite, DuckDB and PostgreSQL without a

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/domain"
@@ -259,6 +260,20 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 		}
 	}
 	dialect := caseDialect(names)
+	if slices.Contains(s.Oracles, "cert") && !sqlgen.HasEstimates(dialect) {
+		var with []string
+		for _, e := range engines {
+			if sqlgen.HasEstimates(e.dialect) {
+				with = append(with, e.Name)
+			}
+		}
+		why := names[0] + "'s EXPLAIN gives none"
+		if len(names) > 1 {
+			why = "several engines share no EXPLAIN"
+		}
+		return nil, fmt.Errorf("the cert oracle needs the row estimates of an engine's EXPLAIN, and %s: use one of %s alone",
+			why, strings.Join(with, ", "))
+	}
 	opts, err := domain.GenOptions(s.Gen, sqlgen.Options{}, sqlgen.ParseOptions)
 	if err != nil {
 		return nil, err
@@ -279,10 +294,6 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 	gen, err := sqlgen.New(opts)
 	if err != nil {
 		return nil, err
-	}
-	if slices.Contains(s.Oracles, "cert") && !sqlgen.HasEstimates(dialect) {
-		return nil, fmt.Errorf("the cert oracle needs the row estimates of a single engine's EXPLAIN: " +
-			"SQLite's EXPLAIN QUERY PLAN has none, and several engines share no EXPLAIN; use postgres, mariadb, mysql or duckdb alone")
 	}
 	expect, err := sqlgen.Expected(dialect)
 	if err != nil {
