@@ -49,9 +49,6 @@ const Name = "clickhouse"
 // Fix says how to install chDB in the project's Python environment.
 const Fix = "source scripts/python.sh && python_env"
 
-// reset is the program that makes the server drop and recreate its database.
-const reset = "\x00reset"
-
 // Options configure a target.
 type Options struct {
 	// Python is the interpreter (see rowserver.Python).
@@ -109,7 +106,7 @@ func (t *Target) Starts() int { return t.s.Starts }
 // Reset drops everything polyfuzz created and restores the settings, starting a new process
 // when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	return t.s.ResetWith(ctx, reset)
+	return t.s.ResetWith(ctx, rowserver.ResetProgram)
 }
 
 // Exec runs one statement.

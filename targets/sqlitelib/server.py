@@ -63,7 +63,6 @@ SQLITE_ROW, SQLITE_DONE, SQLITE_INTERRUPT = 100, 101, 9
 INTEGER, FLOAT, TEXT, BLOB = 1, 2, 3, 4
 # READWRITE | CREATE | FULLMUTEX, as go-sqlite3 opens.
 OPEN_FLAGS = 0x2 | 0x4 | 0x10000
-RESET = "\x00reset"
 
 
 def loaded_from():
@@ -104,8 +103,7 @@ class Database:
 
     def error(self):
         code = "timeout" if self.timed_out else str(lib.sqlite3_extended_errcode(self.db))
-        msg = (lib.sqlite3_errmsg(self.db) or b"").decode("utf-8", "replace")
-        return "E\t" + code + "\t" + msg.translate(ESCAPES) + "\n"
+        return failure(code, (lib.sqlite3_errmsg(self.db) or b"").decode("utf-8", "replace"))
 
     def run(self, prog):
         text = prog.encode("utf-8", "surrogateescape")
@@ -171,14 +169,12 @@ def main():
     if probe != "R\tt%s\nOK\n" % version.encode().hex():
         refuse("sqlite_version() of %s answers %r, its sqlite3_libversion %s" % (LIB, probe, version))
 
-    def handle(prog):
-        if prog != RESET:
-            return state["db"].run(prog)
+    def reset():
         state["db"].close()
         state["db"] = Database()
-        return "OK\n"
 
-    serve("polyfuzz-sqlite %s %s" % (version, lib.sqlite3_sourceid().decode()), handle, "sqlite failed", "surrogateescape")
+    serve("polyfuzz-sqlite %s %s" % (version, lib.sqlite3_sourceid().decode()), lambda prog: state["db"].run(prog),
+          "sqlite failed", "surrogateescape", reset=reset)
 
 
 main()

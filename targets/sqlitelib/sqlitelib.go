@@ -49,9 +49,6 @@ import (
 //go:embed server.py
 var serverSource string
 
-// reset is the program that makes the server replace its database by an empty one.
-const reset = "\x00reset"
-
 // grace is how long past its timeout a statement may run before its process is killed.
 const grace = 2 * time.Second
 
@@ -134,7 +131,7 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the database by an empty one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	return t.s.ResetWith(ctx, reset)
+	return t.s.ResetWith(ctx, rowserver.ResetProgram)
 }
 
 // Exec runs one statement (or several; the last one's rows are the answer).

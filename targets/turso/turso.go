@@ -38,9 +38,6 @@ var serverSource string
 // Fix is how to get a python3 with the pinned pyturso binding.
 const Fix = "source scripts/python.sh && python_env (or python3 -m pip install pyturso==0.8.3)"
 
-// reset is the program that makes the server replace its database by an empty one.
-const reset = "\x00reset"
-
 // Options configure a target.
 type Options struct {
 	// Python is the interpreter (see rowserver.Python); empty means the project's.
@@ -87,7 +84,7 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the database by an empty one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	return t.s.ResetWith(ctx, reset)
+	return t.s.ResetWith(ctx, rowserver.ResetProgram)
 }
 
 // Exec runs one statement (or several; the last one's rows are the answer).
