@@ -227,14 +227,3 @@ func TestMissingModule(t *testing.T) {
 		t.Fatalf("Open with %s = %v; want an error naming the missing module and %q", py, err, Fix)
 	}
 }
-
-func TestCanonical(t *testing.T) {
-	for in, want := range map[string]string{
-		"NULL": "NULL", "r:inf": "r:+Inf", "r:-inf": "r:-Inf", "r:nan": "r:NaN", "r:-nan": "r:NaN", "r:-0": "r:-0",
-		"r:1e301": "r:1e+301", "f:0.1": "r:0.1", "d:1.500": "d:1.5", "x:2020-01-01": "t:2020-01-01", "i:5": "i:5",
-	} {
-		if got := Canonical(in); got != want {
-			t.Errorf("Canonical(%q) = %q; want %q", in, got, want)
-		}
-	}
-}

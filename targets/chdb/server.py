@@ -14,7 +14,8 @@ The program RESET (a NUL byte and "reset") drops the database polyfuzz and every
 creates it again, sets every setting a program changed back to its default, and applies SETTINGS.
 
 Values are written with a tag the Go side turns into the canonical form: NULL, B:true|false,
-i:<int>, d:<decimal>, r:<Float64 as ClickHouse prints it>, f:<Float32 as ClickHouse prints it>,
+i:<int>, d:<decimal>, r:<Float64 as ClickHouse prints it>, f:<Float32 as ClickHouse prints it>
+(inf, -inf and nan for every NaN, which Go's strconv.ParseFloat reads),
 t:<String or FixedString>, and x:<text> for the other types (dates, arrays, tuples) as ClickHouse
 prints them in TSV. Escaping writes \\ as \\\\, tab as \\t, newline as \\n and carriage return as \\r.
 """

@@ -5,8 +5,9 @@ this text, and rowserver's serve.py (serve, ESCAPES) before that. The server loa
 with ctypes, refuses one that is not SQLite or that the process did not load from LIB, opens one
 in-memory database and answers each program as targets/sqlite does through go-sqlite3: every
 statement of the text is prepared and stepped once, the last one to its end; its rows are the
-answer. Values are written with a tag: n (NULL), i<integer>, r<repr of the double>, t<hex of the
-UTF-8 bytes>, b<hex of the bytes>. An error is one line "E", a tab, the extended result code in
+answer. Values are written with the tags rowserver.Canonical reads: NULL, i:<integer>, r:<repr of
+the double>, t:<text> (its very bytes: a text that is not UTF-8 is decoded with surrogateescape,
+which serve encodes back), b:<hex of the bytes>. An error is one line "E", a tab, the extended result code in
 decimal (or "timeout" when the statement ran past TIMEOUT and was interrupted), a raw tab and the
 escaped message of sqlite3_errmsg. The program RESET (a NUL byte and "reset") replaces the
 database by a new, empty one.
@@ -113,7 +114,7 @@ class Database:
         self.timed_out = False
         self.deadline = time.monotonic() + TIMEOUT if TIMEOUT > 0 else 0.0
         try:
-            out = []
+            rows = []
             while pos < end:
                 stmt, tail = P(), P()
                 if lib.sqlite3_prepare_v2(self.db, pos, end - pos, ctypes.byref(stmt), ctypes.byref(tail)) != 0:
@@ -122,7 +123,7 @@ class Database:
                 if not stmt.value:
                     continue  # only spaces or a comment
                 last = not text[pos - base:].strip()
-                out = []
+                rows = []
                 try:
                     while True:
                         rc = lib.sqlite3_step(stmt)
@@ -132,10 +133,10 @@ class Database:
                             return self.error()
                         if not last:
                             break
-                        out.append(self.row(stmt))
+                        rows.append(self.row(stmt))
                 finally:
                     lib.sqlite3_finalize(stmt)
-            return "".join(out) + "OK\n"
+            return answer_rows(rows)
         finally:
             self.deadline = 0.0
 
@@ -145,18 +146,19 @@ class Database:
         for i in range(lib.sqlite3_column_count(stmt)):
             t = lib.sqlite3_column_type(stmt, i)
             if t == INTEGER:
-                fields.append("i%d" % lib.sqlite3_column_int64(stmt, i))
+                fields.append("i:%d" % lib.sqlite3_column_int64(stmt, i))
             elif t == FLOAT:
-                fields.append("r" + repr(lib.sqlite3_column_double(stmt, i)))
+                fields.append("r:" + repr(lib.sqlite3_column_double(stmt, i)))
             elif t == TEXT:
                 p = lib.sqlite3_column_text(stmt, i)
-                fields.append("t" + ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)).hex() if p else "t")
+                text = ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)) if p else b""
+                fields.append("t:" + text.decode("utf-8", "surrogateescape").translate(ESCAPES))
             elif t == BLOB:
                 p = lib.sqlite3_column_blob(stmt, i)
-                fields.append("b" + ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)).hex() if p else "b")
+                fields.append("b:" + (ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)).hex() if p else ""))
             else:
-                fields.append("n")
-        return "R" + "".join("\t" + f for f in fields) + "\n"
+                fields.append("NULL")
+        return fields
 
 
 def main():
@@ -166,7 +168,7 @@ def main():
     version = lib.sqlite3_libversion().decode()
     state = {"db": Database()}
     probe = state["db"].run("SELECT sqlite_version()")
-    if probe != "R\tt%s\nOK\n" % version.encode().hex():
+    if probe != "R\tt:%s\nOK\n" % version:
         refuse("sqlite_version() of %s answers %r, its sqlite3_libversion %s" % (LIB, probe, version))
 
     def reset():

@@ -2,7 +2,6 @@ package sqlitelib
 
 import (
 	"context"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,17 +126,5 @@ func TestRefused(t *testing.T) {
 				t.Fatalf("error %q, want %q in it", err, tc.want)
 			}
 		})
-	}
-}
-
-func TestCanonical(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"n", "NULL"}, {"i-5", "i:-5"}, {"r1.5", "r:1.5"}, {"r-0.0", fuzz.Float(math.Copysign(0, -1))}, {"rinf", fuzz.Float(math.Inf(1))},
-		{"t6162", "t:ab"}, {"t", "t:"}, {"b00ff", "b:00ff"}, {"b", "b:"},
-	}
-	for _, tc := range tests {
-		if got := Canonical(tc.in); got != tc.want {
-			t.Errorf("Canonical(%q) = %q, want %q", tc.in, got, tc.want)
-		}
 	}
 }

@@ -24,7 +24,6 @@ package turso
 import (
 	"context"
 	_ "embed"
-	"strconv"
 	"strings"
 	"time"
 
@@ -89,19 +88,8 @@ func (t *Target) Reset(ctx context.Context) error {
 
 // Exec runs one statement (or several; the last one's rows are the answer).
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	return t.s.ExecRows(ctx, stmt, Canonical)
+	return t.s.ExecRows(ctx, stmt, rowserver.Canonical)
 }
 
 // Close stops the process.
 func (t *Target) Close() error { return t.s.Close() }
-
-// Canonical turns a value as the server writes it (see server.py) into its canonical form: a
-// float's repr becomes the shortest form of package fuzz; the other tags are canonical already.
-func Canonical(v string) string {
-	if strings.HasPrefix(v, "r:") {
-		if f, err := strconv.ParseFloat(v[2:], 64); err == nil {
-			return fuzz.Float(f)
-		}
-	}
-	return v
-}
