@@ -5,12 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/sqltest"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver/rowservertest"
 	"github.com/polyfuzz/polyfuzz/targets/sqlite"
 )
 
@@ -39,25 +41,12 @@ func TestValuesAsEmbedded(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer emb.Close()
-	ctx := context.Background()
-	values := []string{
+	rowservertest.CheckValuesAs(t, tg, emb, []string{
 		"NULL", "0", "-1", "9223372036854775807", "-9223372036854775808", "1.5", "-0.0", "0.1",
 		"1e308 * 10", "-1e308 * 10", "4.9e-324", "1.7976931348623157e308", "123456789.125", "1e21", "1e-7",
 		"''", "'a'", "'é'", "'it''s'", "'a\tb'", "char(10, 13, 92)", "CAST(x'ff00fe' AS TEXT)", "CAST(x'c3' AS TEXT)",
 		"x''", "x'00ff'", "zeroblob(3)", "CAST(1 AS BLOB)", "TRUE", "typeof(1.0)", "hex(x'0102')",
-	}
-	for _, v := range values {
-		q := "SELECT " + v + ", 7"
-		got, err := tg.Exec(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, _ := emb.Exec(ctx, q)
-		want.Columns = nil
-		if got.Status != want.Status || strings.Join(got.Rows[0], "|") != strings.Join(want.Rows[0], "|") {
-			t.Errorf("%s: library %+v, embedded %+v", q, got, want)
-		}
-	}
+	})
 }
 
 func TestExec(t *testing.T) {
@@ -94,6 +83,13 @@ func TestTimeout(t *testing.T) {
 	if tg.Starts() != 1 {
 		t.Errorf("%d processes started, want 1: the timeout should interrupt, not kill", tg.Starts())
 	}
+}
+
+// TestCrashIsAResult kills the server in the middle of a statement, as a segmentation fault in
+// the library would: the statement is a crash, and the target goes on after Reset.
+func TestCrashIsAResult(t *testing.T) {
+	rowservertest.CheckCrash(t, open(t, 20*time.Second), rowservertest.Crash{Signal: syscall.SIGSEGV,
+		Slow: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT COUNT(*) FROM c"})
 }
 
 // TestRefused checks the errors for a library that is missing or not SQLite.
