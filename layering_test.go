@@ -62,6 +62,7 @@ var rules = []rule{
 	{"targets/z3lib", []string{"fuzz", "targets/smtproc", "targets/childproc", "sexpr"}},
 	{"targets/muz", []string{"fuzz", "targets/childproc", "sexpr"}},
 	{"targets/rowserver", []string{"fuzz", "targets/childproc", "targets/pypi"}},
+	{"targets/rowserver/rowservertest", []string{"fuzz", "internal/sqltest", "internal/testenv"}},
 	{"targets/swipl", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/clingo", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/souffle", []string{"fuzz", "targets/childproc"}},

@@ -31,7 +31,6 @@ package chdb
 import (
 	"context"
 	_ "embed"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -48,9 +47,6 @@ const Name = "clickhouse"
 
 // Fix says how to install chDB in the project's Python environment.
 const Fix = "source scripts/python.sh && python_env"
-
-// reset is the program that makes the server drop and recreate its database.
-const reset = "\x00reset"
 
 // Options configure a target.
 type Options struct {
@@ -109,44 +105,13 @@ func (t *Target) Starts() int { return t.s.Starts }
 // Reset drops everything polyfuzz created and restores the settings, starting a new process
 // when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	return t.s.ResetWith(ctx, reset)
+	return t.s.ResetWith(ctx, rowserver.ResetProgram)
 }
 
 // Exec runs one statement.
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	return t.s.ExecRows(ctx, stmt, Canonical)
+	return t.s.ExecRows(ctx, stmt, rowserver.Canonical)
 }
 
 // Close stops the process.
 func (t *Target) Close() error { return t.s.Close() }
-
-// Canonical turns a value as the server writes it (see server.py) into its canonical form.
-func Canonical(v string) string {
-	if len(v) < 2 || v[1] != ':' {
-		return v // NULL
-	}
-	switch v[0] {
-	case 'r':
-		if f, ok := parseFloat(v[2:]); ok {
-			return fuzz.Float(f)
-		}
-	case 'f':
-		if f, ok := parseFloat(v[2:]); ok {
-			return fuzz.Float32(float32(f))
-		}
-	case 'd':
-		return fuzz.Decimal(v[2:])
-	case 'x':
-		return "t:" + v[2:]
-	}
-	return v
-}
-
-// parseFloat reads a float as ClickHouse prints it: shortest digits, "inf", "-inf", "nan", "-nan".
-func parseFloat(s string) (float64, bool) {
-	if strings.HasSuffix(s, "nan") {
-		return math.NaN(), true
-	}
-	f, err := strconv.ParseFloat(s, 64)
-	return f, err == nil
-}

@@ -2,18 +2,17 @@ package chdb
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"reflect"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/sqltest"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/rowserver"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver/rowservertest"
 )
 
 // testSettings are owned settings the tests check are applied at start and after Reset.
@@ -22,16 +21,10 @@ var testSettings = []string{"SET join_use_nulls = 1", "SET default_table_engine 
 // open opens a target, skipping t (failing it in CI) when chdb is missing.
 func open(t *testing.T, timeout time.Duration) *Target {
 	t.Helper()
-	py := rowserver.Python("")
-	if err := exec.Command(py, "-c", "import chdb").Run(); err != nil {
-		testenv.Missing(t, "the Python module chdb is missing for "+py+": run "+Fix)
-	}
-	tg, err := Open(Options{Timeout: timeout, Settings: testSettings})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tg.Close() })
-	return tg
+	testenv.NeedPythonModule(t, rowserver.Python(""), "chdb")
+	return sqltest.Open(t, func(context.Context) (*Target, error) {
+		return Open(Options{Timeout: timeout, Settings: testSettings})
+	})
 }
 
 // TestValues checks the canonical form of each type ClickHouse answers with.
@@ -40,8 +33,7 @@ func TestValues(t *testing.T) {
 	if !strings.HasPrefix(tg.Version(), "26.") || tg.ChdbVersion() == "" {
 		t.Errorf("Version, ChdbVersion = %q, %q; want ClickHouse 26.x and chdb's version", tg.Version(), tg.ChdbVersion())
 	}
-	ctx := context.Background()
-	tests := []struct{ expr, want string }{
+	rowservertest.CheckValues(t, tg, []rowservertest.ValueCase{
 		{"NULL", "NULL"}, {"CAST(NULL AS Nullable(Int32))", "NULL"}, {"TRUE", "B:true"}, {"CAST(0 AS Bool)", "B:false"},
 		{"1 = 1", "i:1"}, {"toInt8(-128)", "i:-128"}, {"toUInt64(18446744073709551615)", "i:18446744073709551615"},
 		{"toInt128('-170141183460469231731687303715884105728')", "i:-170141183460469231731687303715884105728"},
@@ -56,28 +48,13 @@ func TestValues(t *testing.T) {
 		{"''", "t:"}, {"'a'", "t:a"}, {"'tab\\there'", "t:tab\there"}, {"'line\\nbreak\\\\'", "t:line\nbreak\\"},
 		{"'\\\\N'", "t:\\N"}, {"'a\\0b'", "t:a\x00b"}, {"'é'", "t:é"}, {"toFixedString('ab', 3)", "t:ab\x00"},
 		{"'a' || NULL", "NULL"}, {"toDate('2020-01-31')", "t:2020-01-31"}, {"[1, 2, NULL]", "t:[1,2,NULL]"},
-	}
-	for _, tc := range tests {
-		q := "SELECT " + tc.expr
-		res, err := tg.Exec(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{tc.want}}}
-		if !reflect.DeepEqual(res, want) {
-			t.Errorf("%s: got %+v, want %+v", q, res, want)
-		}
-	}
+	})
 }
 
 func TestStatementsAndErrors(t *testing.T) {
 	tg := open(t, 10*time.Second)
-	ctx := context.Background()
-	ok := &fuzz.Result{Status: fuzz.StatusOK}
-	tests := []struct {
-		stmt string
-		want *fuzz.Result
-	}{
+	ok := sqltest.OK(nil)
+	rowservertest.CheckStatements(t, tg, []rowservertest.StmtCase{
 		{"CREATE TABLE t0 (c0 Nullable(Int32), c1 Nullable(Float64), c2 Nullable(String))", ok}, // MergeTree (owned setting)
 		{"INSERT INTO t0 (c0, c1, c2) VALUES (1, 0.5, 'a'), (NULL, 0.1, NULL)", ok},
 		{"SELECT engine FROM system.tables WHERE database = currentDatabase()", &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"t:MergeTree"}}}},
@@ -100,141 +77,50 @@ func TestStatementsAndErrors(t *testing.T) {
 		{"SELECT CAST('x' AS Int32)", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "CANNOT_PARSE_TEXT"}},
 		{"SET mutations_sync = 0", ok},
 		{"SELEC 1", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "SYNTAX_ERROR"}},
-		{"SELECT * FROM nosuch", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "UNKNOWN_TABLE"}},
-	}
-	for _, tc := range tests {
-		got, err := tg.Exec(ctx, tc.stmt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Status == fuzz.StatusEngineError {
-			if strings.HasPrefix(got.Err, "Code:") || strings.HasSuffix(got.Err, ")") && strings.Contains(got.Err, "("+got.Code+")") {
-				t.Errorf("%s: message %q keeps the code's prefix or suffix", tc.stmt, got.Err)
-			}
-			got.Err = ""
-		}
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: got %+v, want %+v", tc.stmt, got, tc.want)
-		}
-	}
+		// The message loses its "Code: N. DB::Exception: " prefix and its "(NAME)" suffix.
+		{"SELECT * FROM nosuch", sqltest.EngineErr("UNKNOWN_TABLE", "Unknown table expression identifier 'nosuch'. In scope SELECT * FROM nosuch.")},
+	})
 	// Reset drops the database and restores the settings in the running process.
-	if err := tg.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if res, _ := tg.Exec(ctx, "SELECT * FROM t0"); res.Status != fuzz.StatusEngineError || res.Code != "UNKNOWN_TABLE" {
-		t.Errorf("after Reset, t0 answered %+v; want UNKNOWN_TABLE", res)
-	}
-	res, _ := tg.Exec(ctx, "SELECT getSetting('join_use_nulls'), getSetting('mutations_sync')")
-	if want := [][]string{{"B:true", "i:1"}}; res.Status != fuzz.StatusOK || !reflect.DeepEqual(res.Rows, want) {
-		t.Errorf("after Reset the settings are %+v; want %v (owned setting back, others default)", res, want)
-	}
-	if tg.Starts() != 1 {
-		t.Errorf("Starts = %d after a Reset; want 1 (the process kept)", tg.Starts())
+	rowservertest.CheckReset(t, tg, "SELECT * FROM t0", "UNKNOWN_TABLE")
+	res, _ := tg.Exec(context.Background(), "SELECT getSetting('join_use_nulls'), getSetting('mutations_sync')")
+	if want := sqltest.OK(nil, []string{"B:true", "i:1"}); !reflect.DeepEqual(res, want) {
+		t.Errorf("after Reset the settings are %+v; want %+v (owned setting back, others default)", res, want)
 	}
 }
 
-// TestTimeout runs a statement past the timeout: it is a timeout, and the target goes on.
+// TestTimeout runs a statement past the timeout: it is a timeout, and the target goes on in a new
+// process.
 func TestTimeout(t *testing.T) {
 	tg := open(t, time.Second)
-	ctx := context.Background()
-	start := time.Now()
-	res, err := tg.Exec(ctx, "SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status != fuzz.StatusTimeout || time.Since(start) > 10*time.Second {
-		t.Fatalf("got %+v after %s; want a timeout after about 1s", res, time.Since(start))
-	}
-	if err := tg.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	res, err = tg.Exec(ctx, "SELECT 42")
-	if err != nil || res.Status != fuzz.StatusOK || res.Rows[0][0] != "i:42" {
-		t.Fatalf("after the timeout and Reset: %+v, %v", res, err)
+	sqltest.CheckTimeouts(t, tg, "SELECT 42", []sqltest.TimeoutCase{
+		{"numbers", "", "SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1", 10 * time.Second},
+	})
+	if tg.Starts() != 2 {
+		t.Errorf("Starts = %d; want 2 (the process killed and started again)", tg.Starts())
 	}
 }
 
 // TestCrashIsAResult kills the Python process in the middle of a statement, as an abort in
-// ClickHouse would: the statement is a crash, and the target goes on after Reset. (SIGKILL, not
-// SIGSEGV: ClickHouse's own handler catches SIGSEGV and the process then hangs, which the timeout
-// turns into a hang finding.)
+// ClickHouse would: the statement is a crash, and the target goes on after Reset, with its owned
+// settings applied in the new process. (SIGKILL, not SIGSEGV: ClickHouse's own handler catches
+// SIGSEGV and the process then hangs, which the timeout turns into a hang finding.)
 func TestCrashIsAResult(t *testing.T) {
 	tg := open(t, 20*time.Second)
-	ctx := context.Background()
-	if _, err := tg.Exec(ctx, "CREATE TABLE t0 (c0 Int32)"); err != nil {
-		t.Fatal(err)
-	}
-	pid := serverPID(t)
-	go func() {
-		time.Sleep(300 * time.Millisecond)
-		syscall.Kill(pid, syscall.SIGKILL)
-	}()
-	res, err := tg.Exec(ctx, "SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status != fuzz.StatusCrash || !strings.Contains(res.Err, "clickhouse") {
-		t.Fatalf("a killed server answered %+v; want a crash", res)
-	}
-	if err := tg.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	res, err = tg.Exec(ctx, "SELECT 42")
-	if err != nil || res.Status != fuzz.StatusOK || res.Rows[0][0] != "i:42" {
-		t.Fatalf("after the crash and Reset: %+v, %v", res, err)
-	}
-	if res, _ := tg.Exec(ctx, "SELECT getSetting('join_use_nulls')"); res.Rows[0][0] != "B:true" {
+	rowservertest.CheckCrash(t, tg, rowservertest.Crash{Signal: syscall.SIGKILL, Setup: []string{"CREATE TABLE t0 (c0 Int32)"},
+		Slow: "SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) = 1"})
+	if res, _ := tg.Exec(context.Background(), "SELECT getSetting('join_use_nulls')"); !reflect.DeepEqual(res, sqltest.OK(nil, []string{"B:true"})) {
 		t.Errorf("the new process did not apply the owned settings: %+v", res)
 	}
-	if tg.Starts() != 2 {
-		t.Errorf("Starts = %d; want 2", tg.Starts())
-	}
-}
-
-// serverPID finds the one Python server of this test process among its children.
-func serverPID(t *testing.T) int {
-	t.Helper()
-	self := os.Getpid()
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if len(f) > 1 && f[1] == strconv.Itoa(self) && strings.Contains(string(cmd), "polyfuzz-clickhouse") {
-			pid, _ := strconv.Atoi(e.Name())
-			return pid
-		}
-	}
-	t.Skip("cannot find the server process in /proc")
-	return 0
 }
 
 // TestMissingModule opens the target with an interpreter that lacks chdb: the error names the
 // fix.
 func TestMissingModule(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3")
-	}
-	if exec.Command(py, "-c", "import chdb").Run() == nil {
-		t.Skipf("%s has chdb", py)
-	}
-	_, err = Open(Options{Python: py})
-	if err == nil || !strings.Contains(err.Error(), "chdb is missing") || !strings.Contains(err.Error(), Fix) {
-		t.Fatalf("Open with %s = %v; want an error naming the missing module and %q", py, err, Fix)
-	}
-}
-
-func TestCanonical(t *testing.T) {
-	for in, want := range map[string]string{
-		"NULL": "NULL", "r:inf": "r:+Inf", "r:-inf": "r:-Inf", "r:nan": "r:NaN", "r:-nan": "r:NaN", "r:-0": "r:-0",
-		"r:1e301": "r:1e+301", "f:0.1": "r:0.1", "d:1.500": "d:1.5", "x:2020-01-01": "t:2020-01-01", "i:5": "i:5",
-	} {
-		if got := Canonical(in); got != want {
-			t.Errorf("Canonical(%q) = %q; want %q", in, got, want)
+	rowservertest.CheckMissingModule(t, func(python string) error {
+		tg, err := Open(Options{Python: python})
+		if err == nil {
+			tg.Close()
 		}
-	}
+		return err
+	}, "chdb", Fix)
 }

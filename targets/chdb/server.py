@@ -2,7 +2,8 @@
 
 The Go side puts a line SETTINGS = [...] (the session settings polyfuzz owns, as SET statements)
 before this text. The server opens one chDB session on a temporary folder, creates the database
-polyfuzz in it, applies SETTINGS, and answers requests (see rowserver's serve.py): each program is
+polyfuzz in it, applies SETTINGS, and answers requests (see rowserver's serve.py, which
+StartPython puts before this text): each program is
 one statement, run with the output format TabSeparatedWithNamesAndTypes so that the result's
 column types are known. It answers with one line per row ("R", then a tab before each value,
 escaped), then "OK"; or with one line "E", a tab, ClickHouse's error name (ILLEGAL_DIVISION,
@@ -13,22 +14,20 @@ The program RESET (a NUL byte and "reset") drops the database polyfuzz and every
 creates it again, sets every setting a program changed back to its default, and applies SETTINGS.
 
 Values are written with a tag the Go side turns into the canonical form: NULL, B:true|false,
-i:<int>, d:<decimal>, r:<Float64 as ClickHouse prints it>, f:<Float32 as ClickHouse prints it>,
+i:<int>, d:<decimal>, r:<Float64 as ClickHouse prints it>, f:<Float32 as ClickHouse prints it>
+(inf, -inf and nan for every NaN, which Go's strconv.ParseFloat reads),
 t:<String or FixedString>, and x:<text> for the other types (dates, arrays, tuples) as ClickHouse
 prints them in TSV. Escaping writes \\ as \\\\, tab as \\t, newline as \\n and carriage return as \\r.
 """
 
 import re
-import sys
 
 try:
     from chdb import session as chsession
     import chdb
 except ImportError as e:
-    print("polyfuzz-clickhouse-missing %s" % e, flush=True)
-    sys.exit(3)
+    missing("clickhouse", e)
 
-RESET = "\x00reset"
 DATABASE = "polyfuzz"
 FORMAT = "TabSeparatedWithNamesAndTypes"
 
@@ -83,10 +82,8 @@ def error(e):
     msg = str(e).strip()
     m = ERROR.match(msg)
     if not m:
-        code = "driver"
-    else:
-        code, msg = m.group(3) or ("CODE_" + m.group(1)), m.group(2)
-    return "E\t" + code + "\t" + msg.strip().translate(ESCAPES) + "\n"
+        return failure("driver", msg)
+    return failure(m.group(3) or ("CODE_" + m.group(1)), m.group(2))
 
 
 def answer(sess, prog, changed):
@@ -112,11 +109,8 @@ def answer(sess, prog, changed):
     if len(lines) < 2:
         return "OK\n"
     types = lines[1].split("\t")
-    out = []
-    for line in lines[2:]:
-        fields = line.split("\t")
-        out.append("R" + "".join("\t" + value(f, types[i] if i < len(types) else "") for i, f in enumerate(fields)) + "\n")
-    return "".join(out) + "OK\n"
+    return answer_rows([value(f, types[i] if i < len(types) else "") for i, f in enumerate(line.split("\t"))]
+                       for line in lines[2:])
 
 
 def must(sess, stmt):
@@ -146,14 +140,9 @@ def main():
     fresh(sess, changed)
     version = must(sess, "SELECT version()").strip().split("\n")[-1]
 
-    def handle(prog):
-        if prog != RESET:
-            return answer(sess, prog, changed)
-        fresh(sess, changed)
-        return "OK\n"
-
     # An exception that escapes answer is chDB itself failing: the engine is not usable.
-    serve("polyfuzz-clickhouse %s %s" % (version, chdb.__version__), handle, "chdb failed", "surrogateescape")
+    serve("polyfuzz-clickhouse %s %s" % (version, chdb.__version__), lambda prog: answer(sess, prog, changed),
+          "chdb failed", "surrogateescape", reset=lambda: fresh(sess, changed))
 
 
 main()

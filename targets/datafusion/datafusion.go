@@ -44,9 +44,6 @@ var serverSource string
 // Fix says how to get the datafusion module into the project's Python environment.
 const Fix = "source scripts/python.sh && python_env (or python3 -m pip install datafusion==55.0.0)"
 
-// reset is the program that makes the server replace its SessionContext by a new one.
-const reset = "\x00reset"
-
 // CodePanic is the Code of a Rust panic inside DataFusion, a crash.
 const CodePanic = "Panic"
 
@@ -97,7 +94,7 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the SessionContext by a new one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	return t.s.ResetWith(ctx, reset)
+	return t.s.ResetWith(ctx, rowserver.ResetProgram)
 }
 
 // Exec runs one statement.

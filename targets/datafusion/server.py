@@ -22,21 +22,18 @@ failed\\ncaused by\\n...") are unwrapped: the message is the innermost error, fo
 lines by the contexts it came through. A Rust panic (pyo3's PanicException) has class Panic,
 which the Go side reports as a crash.
 
-rowserver.StartPython puts rowserver's serve.py (serve, ESCAPES) before this program.
+rowserver.StartPython puts rowserver's serve.py (serve, missing, failure, answer_rows, ESCAPES)
+before this program.
 """
 
 import math
-import sys
 
 try:
     import datafusion
     import pyarrow as pa
     from datafusion import SessionContext
 except ImportError as e:
-    print("polyfuzz-datafusion-missing %s" % e, flush=True)
-    sys.exit(3)
-
-RESET = "\x00reset"
+    missing("datafusion", e)
 
 # DataFusionError's variants by the start of their text.
 VARIANTS = (
@@ -104,11 +101,6 @@ def classify(e):
     return code, msg
 
 
-def error(e):
-    code, msg = classify(e)
-    return "E\t" + code + "\t" + msg.strip().translate(ESCAPES) + "\n"
-
-
 def floatrepr(v):
     """repr of a float, and -nan for a NaN whose sign bit is set: DataFusion orders and groups
     floats by IEEE 754's total order, where -NaN and NaN are different values."""
@@ -142,17 +134,16 @@ def answer(ctx, prog):
     except BaseException as e:  # an engine error, or a Rust panic (PanicException is a BaseException)
         if isinstance(e, (KeyboardInterrupt, SystemExit)):
             raise
-        return error(e)
-    out = []
+        return failure(*classify(e))
+    rows = []
     for batch in batches:
         cols = []
         for i in range(batch.num_columns):
             col = batch.column(i)
             tag = tagger(col.type)
             cols.append(["NULL" if v is None else tag(v) for v in col.to_pylist()])
-        for r in range(batch.num_rows):
-            out.append("R" + "".join("\t" + c[r] for c in cols) + "\n")
-    return "".join(out) + "OK\n"
+        rows.extend(zip(*cols) if cols else [()] * batch.num_rows)
+    return answer_rows(rows)
 
 
 def main():
@@ -160,14 +151,12 @@ def main():
     version = state["ctx"].sql("SELECT version()").collect()[0].column(0)[0].as_py()
     version = version.replace("Apache DataFusion ", "").split(",")[0]
 
-    def handle(prog):
-        if prog != RESET:
-            return answer(state["ctx"], prog)
+    def reset():
         state["ctx"] = SessionContext()
-        return "OK\n"
 
     # An exception that escapes answer is the binding itself failing: the engine is not usable.
-    serve("polyfuzz-datafusion %s %s" % (datafusion.__version__, version), handle, "datafusion failed")
+    serve("polyfuzz-datafusion %s %s" % (datafusion.__version__, version),
+          lambda prog: answer(state["ctx"], prog), "datafusion failed", reset=reset)
 
 
 main()

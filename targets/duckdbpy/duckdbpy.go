@@ -55,9 +55,6 @@ const Package = "duckdb"
 // Oldest is the oldest release the target opens (older wheels need numpy).
 const Oldest = "0.7.0"
 
-// reset is the program that makes the server replace its database by an empty one.
-const reset = "\x00reset"
-
 // Options configure a target.
 type Options struct {
 	// Version is the duckdb wheel's version ("0.8.1"; a leading "v" is dropped).
@@ -141,7 +138,7 @@ func (t *Target) Starts() int { return t.s.Starts }
 // Reset replaces the database by an empty one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
 	t.crashed = ""
-	return t.s.ResetWith(ctx, reset)
+	return t.s.ResetWith(ctx, rowserver.ResetProgram)
 }
 
 // Exec runs one statement (or several; the last one's rows are the answer).

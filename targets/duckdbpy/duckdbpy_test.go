@@ -2,18 +2,17 @@ package duckdbpy
 
 import (
 	"context"
-	"os"
-	"reflect"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
+	"github.com/polyfuzz/polyfuzz/internal/sqltest"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
 	"github.com/polyfuzz/polyfuzz/targets/pypi"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver/rowservertest"
 )
 
 // testWheel is the wheel the tests run: an old release whose Python binding differs from today's
@@ -26,12 +25,7 @@ func open(t *testing.T, timeout time.Duration) *Target {
 	if !pypi.Installed(Package, testWheel) {
 		testenv.Missing(t, "duckdb=="+testWheel+" is not installed: run polyfuzz bench install duckdb=="+testWheel)
 	}
-	tg, err := Open(Options{Version: testWheel, Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tg.Close() })
-	return tg
+	return sqltest.Open(t, func(context.Context) (*Target, error) { return Open(Options{Version: testWheel, Timeout: timeout}) })
 }
 
 // TestValuesAsGoTarget runs typed values on the wheel and on the Go target (package duckdb): the
@@ -46,8 +40,7 @@ func TestValuesAsGoTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer gt.Close()
-	ctx := context.Background()
-	values := []string{
+	rowservertest.CheckValuesAs(t, tg, gt, []string{
 		"NULL", "TRUE", "FALSE", "CAST(NULL AS INTEGER)",
 		"CAST(-128 AS TINYINT)", "CAST(32767 AS SMALLINT)", "CAST(-2147483648 AS INTEGER)",
 		"CAST(9223372036854775807 AS BIGINT)", "CAST(170141183460469231731687303715884105727 AS HUGEINT)",
@@ -61,32 +54,13 @@ func TestValuesAsGoTarget(t *testing.T) {
 		"''", "'a'", "'tab\there'", "'line\nbreak\\'", "'é'", "CAST('ab' AS BLOB)", "CAST('\\x00\\xFF' AS BLOB)",
 		"DATE '2020-01-31'", "TIMESTAMP '2020-01-01 10:00:00.12'", "TIMESTAMP '2020-01-01 10:00:00'",
 		"TIME '23:59:59.5'", "[1, 2, NULL]", "['a', 'b']", "{'a': 1, 'b': 'x'}",
-	}
-	for _, v := range values {
-		q := "SELECT " + v + " AS c0"
-		want, err := gt.Exec(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := tg.Exec(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got.Columns, want.Columns = nil, nil
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: wheel %s answered %+v; the Go target answered %+v", q, testWheel, got, want)
-		}
-	}
+	})
 }
 
 func TestStatementsAndErrors(t *testing.T) {
 	tg := open(t, 10*time.Second)
-	ctx := context.Background()
-	tests := []struct {
-		stmt string
-		want *fuzz.Result
-	}{
-		{"CREATE TABLE t0(c0 INTEGER, c1 REAL, c2 VARCHAR)", &fuzz.Result{Status: fuzz.StatusOK}},
+	rowservertest.CheckStatements(t, tg, []rowservertest.StmtCase{
+		{"CREATE TABLE t0(c0 INTEGER, c1 REAL, c2 VARCHAR)", sqltest.OK(nil)},
 		{"INSERT INTO t0 VALUES (1, 0.5, 'a'), (NULL, 0.1, NULL)", &fuzz.Result{Status: fuzz.StatusOK, Rows: [][]string{{"i:2"}}}},
 		{"SELECT c0, c1, c2 FROM t0 ORDER BY c0 NULLS FIRST", &fuzz.Result{Status: fuzz.StatusOK,
 			Rows: [][]string{{"NULL", "r:0.1", "NULL"}, {"i:1", "r:0.5", "t:a"}}}},
@@ -100,82 +74,15 @@ func TestStatementsAndErrors(t *testing.T) {
 			Code: "Conversion", Err: "Could not convert string 'a' to INT32"}}, // raised while the rows are read
 		{"SELEC 1", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "Parser"}},
 		{"SELECT * FROM nosuch", &fuzz.Result{Status: fuzz.StatusEngineError, Code: "Catalog"}},
-	}
-	for _, tc := range tests {
-		got, err := tg.Exec(ctx, tc.stmt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tc.want.Err == "" && got.Status == fuzz.StatusEngineError {
-			got.Err = "" // messages with a caret line: the code is what matters
-		}
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: got %+v, want %+v", tc.stmt, got, tc.want)
-		}
-	}
-	// Reset empties the database in the running process.
-	if err := tg.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if res, _ := tg.Exec(ctx, "SELECT * FROM t0"); res.Status != fuzz.StatusEngineError || res.Code != "Catalog" {
-		t.Errorf("after Reset, t0 answered %+v; want a Catalog error", res)
-	}
-	if tg.Starts() != 1 {
-		t.Errorf("Starts = %d after a Reset; want 1 (the process kept)", tg.Starts())
-	}
+	})
+	rowservertest.CheckReset(t, tg, "SELECT * FROM t0", "Catalog")
 }
 
 // TestCrashIsAResult kills the Python process in the middle of a statement, as a segmentation
 // fault in DuckDB would: the statement is a crash, and the target goes on after Reset.
 func TestCrashIsAResult(t *testing.T) {
-	tg := open(t, 20*time.Second)
-	ctx := context.Background()
-	if _, err := tg.Exec(ctx, "CREATE TABLE t0(c0 INTEGER)"); err != nil {
-		t.Fatal(err)
-	}
-	pid := serverPID(t)
-	go func() {
-		time.Sleep(200 * time.Millisecond)
-		syscall.Kill(pid, syscall.SIGSEGV)
-	}()
-	res, err := tg.Exec(ctx, "SELECT count(*) FROM range(1000000000) a, range(1000) b")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status != fuzz.StatusCrash || !strings.Contains(res.Err, "duckdb") {
-		t.Fatalf("a killed server answered %+v; want a crash", res)
-	}
-	if err := tg.Reset(ctx); err != nil {
-		t.Fatal(err)
-	}
-	res, err = tg.Exec(ctx, "SELECT 42")
-	if err != nil || res.Status != fuzz.StatusOK || res.Rows[0][0] != "i:42" {
-		t.Fatalf("after the crash and Reset: %+v, %v", res, err)
-	}
-	if tg.Starts() != 2 {
-		t.Errorf("Starts = %d; want 2", tg.Starts())
-	}
-}
-
-// serverPID finds the one Python server of this test process among its children.
-func serverPID(t *testing.T) int {
-	t.Helper()
-	self := os.Getpid()
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		cmd, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if len(f) > 1 && f[1] == strconv.Itoa(self) && strings.Contains(string(cmd), "polyfuzz-duckdb") {
-			pid, _ := strconv.Atoi(e.Name())
-			return pid
-		}
-	}
-	t.Skip("cannot find the server process in /proc")
-	return 0
+	rowservertest.CheckCrash(t, open(t, 20*time.Second), rowservertest.Crash{Signal: syscall.SIGSEGV,
+		Setup: []string{"CREATE TABLE t0(c0 INTEGER)"}, Slow: "SELECT count(*) FROM range(1000000000) a, range(1000) b"})
 }
 
 func TestOpenErrors(t *testing.T) {

@@ -15,20 +15,17 @@ i:<int>, d:<Decimal>, r:<repr of a DOUBLE>, f:<repr of a FLOAT>, t:<text>, b:<he
 for the other types (dates, times, lists, structs, maps), in the text form of targets/duckdb.
 Escaping writes \\ as \\\\, tab as \\t, newline as \\n and carriage return as \\r.
 
-rowserver.StartPython puts rowserver's serve.py (serve, ESCAPES) before this program.
+rowserver.StartPython puts rowserver's serve.py (serve, missing, failure, answer_rows, ESCAPES)
+before this program.
 """
 
 import datetime
 import decimal
-import sys
 
 try:
     import duckdb
 except ImportError as e:
-    print("polyfuzz-duckdb-missing %s" % e, flush=True)
-    sys.exit(3)
-
-RESET = "\x00reset"
+    missing("duckdb", e)
 
 # DuckDB's error types by the name of the Python exception that carries them.
 CLASSES = {
@@ -192,11 +189,6 @@ def error_type(e):
     return code, msg
 
 
-def error(e):
-    code, msg = error_type(e)
-    return "E\t" + code + "\t" + msg.strip().translate(ESCAPES) + "\n"
-
-
 def connect():
     return duckdb.connect(":memory:")
 
@@ -218,29 +210,24 @@ def answer(con, prog):
             types = [str(t) for t in rel.types]
             rows = rel.fetchall()
     except Exception as e:  # an engine error, or a value the binding cannot convert
-        return error(e)
-    out = []
-    for row in rows:
-        out.append("R" + "".join("\t" + value(v, types[i]) for i, v in enumerate(row)) + "\n")
-    return "".join(out) + "OK\n"
+        return failure(*error_type(e))
+    return answer_rows([value(v, types[i]) for i, v in enumerate(row)] for row in rows)
 
 
 def main():
     state = {"con": connect()}
     version = state["con"].execute("SELECT version()").fetchall()[0][0]
 
-    def handle(prog):
-        if prog != RESET:
-            return answer(state["con"], prog)
+    def reset():
         try:
             state["con"].close()
         except Exception:
             pass
         state["con"] = connect()
-        return "OK\n"
 
     # An exception that escapes answer is the binding itself failing: the engine is not usable.
-    serve("polyfuzz-duckdb %s %s" % (duckdb.__version__, version), handle, "duckdb failed", "surrogateescape")
+    serve("polyfuzz-duckdb %s %s" % (duckdb.__version__, version), lambda prog: answer(state["con"], prog),
+          "duckdb failed", "surrogateescape", reset=reset)
 
 
 main()

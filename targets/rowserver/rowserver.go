@@ -343,10 +343,16 @@ func Python(explicit string) string {
 //go:embed serve.py
 var serveSource string
 
+// ResetProgram is the program a Python row server answers by calling the reset function it gave
+// serve (serve.py's RESET), for a target's Reset: [Server.ResetWith](ctx, ResetProgram).
+const ResetProgram = "\x00reset"
+
 // PythonServer is a row server written in Python, run with `python -c` and the shared part of
-// the protocol (serve.py: serve, which greets and answers framed requests, and ESCAPES) before
-// Source. It greets with "polyfuzz-NAME VERSION" and, when its engine's module cannot be
-// imported, with "polyfuzz-NAME-missing REASON".
+// the protocol before Source (serve.py: serve, which greets, answers framed requests and calls
+// the server's reset function on [ResetProgram]; missing, the greeting of a missing module;
+// failure and answer_rows, which write an error and rows; ESCAPES). It greets with
+// "polyfuzz-NAME VERSION" and, when its engine's module cannot be imported, with
+// "polyfuzz-NAME-missing REASON".
 type PythonServer struct {
 	// Name is the engine's name; Module the Python module the server imports, for errors.
 	Name, Module string

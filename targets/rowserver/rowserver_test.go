@@ -253,16 +253,26 @@ func TestPython(t *testing.T) {
 	}
 }
 
-// TestPythonServe runs a Python server on serve.py's serve: answers come back escaped and
-// unescaped intact, and an exception that escapes the server's answer function ends the process
-// with status 70 and its message, which is a crash; the next program gets a new process.
+// TestPythonServe runs a Python server on serve.py: answers come back escaped and unescaped
+// intact, ResetProgram calls the server's reset function, failure writes an error that ExecRows
+// splits into code and message, and an exception that escapes the server's answer function ends
+// the process with status 70 and its message, which is a crash; the next program gets a new
+// process.
 func TestPythonServe(t *testing.T) {
-	src := `def answer(prog):
+	src := `state = {"n": 0}
+
+def answer(prog):
     if prog == "boom":
         raise RuntimeError("boom")
-    return "R\t" + prog.translate(ESCAPES) + "\nOK\n"
+    if prog == "fail":
+        return failure("Code", " bad\tthing\n")
+    state["n"] += 1
+    return answer_rows([[prog.translate(ESCAPES), "i:%d" % state["n"]]])
 
-serve("polyfuzz-echo 1.0", answer, "echo failed")
+def reset():
+    state["n"] = 0
+
+serve("polyfuzz-echo 1.0", answer, "echo failed", reset=reset)
 `
 	s, err := StartPython(PythonServer{Name: "echo", Module: "none", Source: src, Fix: "install python3", Timeout: 10 * time.Second})
 	if err != nil {
@@ -274,20 +284,42 @@ serve("polyfuzz-echo 1.0", answer, "echo failed")
 		status fuzz.Status
 		want   string
 	}{
-		{"a\tb\\c\nd", fuzz.StatusOK, "[[a\tb\\c\nd]]"},
+		{"a\tb\\c\nd", fuzz.StatusOK, "[[a\tb\\c\nd i:1]]"},
+		{"b", fuzz.StatusOK, "[[b i:2]]"},
+		{ResetProgram, fuzz.StatusOK, "[]"},
+		{"c", fuzz.StatusOK, "[[c i:1]]"},
+		{"fail", fuzz.StatusEngineError, "Code: bad\tthing"},
 		{"boom", fuzz.StatusCrash, "echo failed: RuntimeError: boom"},
-		{"again", fuzz.StatusOK, "[[again]]"},
+		{"again", fuzz.StatusOK, "[[again i:1]]"},
 	} {
-		res, err := s.Exec(context.Background(), tc.prog)
+		res, err := s.ExecRows(context.Background(), tc.prog, func(v string) string { return v })
 		if err != nil {
 			t.Fatal(err)
 		}
 		got := fmt.Sprint(res.Rows)
-		if res.Status == fuzz.StatusCrash {
+		switch res.Status {
+		case fuzz.StatusCrash:
 			got = res.Err
+		case fuzz.StatusEngineError:
+			got = res.Code + ": " + res.Err
 		}
 		if res.Status != tc.status || !strings.Contains(got, tc.want) || (tc.status == fuzz.StatusCrash && !strings.Contains(got, "status 70")) {
 			t.Errorf("%q: %s %q, want %s with %q", tc.prog, res.Status, got, tc.status, tc.want)
 		}
+	}
+}
+
+// TestPythonMissing checks that a server whose module is missing (serve.py's missing) fails to
+// start with an error that names the module and the fix.
+func TestPythonMissing(t *testing.T) {
+	src := `try:
+    import polyfuzz_no_such_module
+except ImportError as e:
+    missing("echo", e)
+`
+	_, err := StartPython(PythonServer{Name: "echo", Module: "polyfuzz_no_such_module", Source: src, Fix: "pip install it"})
+	if err == nil || !strings.Contains(err.Error(), "the Python module polyfuzz_no_such_module is missing") ||
+		!strings.Contains(err.Error(), "install it with pip install it") {
+		t.Fatalf("StartPython = %v; want an error that names the module and the fix", err)
 	}
 }

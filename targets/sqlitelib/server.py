@@ -5,8 +5,9 @@ this text, and rowserver's serve.py (serve, ESCAPES) before that. The server loa
 with ctypes, refuses one that is not SQLite or that the process did not load from LIB, opens one
 in-memory database and answers each program as targets/sqlite does through go-sqlite3: every
 statement of the text is prepared and stepped once, the last one to its end; its rows are the
-answer. Values are written with a tag: n (NULL), i<integer>, r<repr of the double>, t<hex of the
-UTF-8 bytes>, b<hex of the bytes>. An error is one line "E", a tab, the extended result code in
+answer. Values are written with the tags rowserver.Canonical reads: NULL, i:<integer>, r:<repr of
+the double>, t:<text> (its very bytes: a text that is not UTF-8 is decoded with surrogateescape,
+which serve encodes back), b:<hex of the bytes>. An error is one line "E", a tab, the extended result code in
 decimal (or "timeout" when the statement ran past TIMEOUT and was interrupted), a raw tab and the
 escaped message of sqlite3_errmsg. The program RESET (a NUL byte and "reset") replaces the
 database by a new, empty one.
@@ -63,7 +64,6 @@ SQLITE_ROW, SQLITE_DONE, SQLITE_INTERRUPT = 100, 101, 9
 INTEGER, FLOAT, TEXT, BLOB = 1, 2, 3, 4
 # READWRITE | CREATE | FULLMUTEX, as go-sqlite3 opens.
 OPEN_FLAGS = 0x2 | 0x4 | 0x10000
-RESET = "\x00reset"
 
 
 def loaded_from():
@@ -104,8 +104,7 @@ class Database:
 
     def error(self):
         code = "timeout" if self.timed_out else str(lib.sqlite3_extended_errcode(self.db))
-        msg = (lib.sqlite3_errmsg(self.db) or b"").decode("utf-8", "replace")
-        return "E\t" + code + "\t" + msg.translate(ESCAPES) + "\n"
+        return failure(code, (lib.sqlite3_errmsg(self.db) or b"").decode("utf-8", "replace"))
 
     def run(self, prog):
         text = prog.encode("utf-8", "surrogateescape")
@@ -115,7 +114,7 @@ class Database:
         self.timed_out = False
         self.deadline = time.monotonic() + TIMEOUT if TIMEOUT > 0 else 0.0
         try:
-            out = []
+            rows = []
             while pos < end:
                 stmt, tail = P(), P()
                 if lib.sqlite3_prepare_v2(self.db, pos, end - pos, ctypes.byref(stmt), ctypes.byref(tail)) != 0:
@@ -124,7 +123,7 @@ class Database:
                 if not stmt.value:
                     continue  # only spaces or a comment
                 last = not text[pos - base:].strip()
-                out = []
+                rows = []
                 try:
                     while True:
                         rc = lib.sqlite3_step(stmt)
@@ -134,10 +133,10 @@ class Database:
                             return self.error()
                         if not last:
                             break
-                        out.append(self.row(stmt))
+                        rows.append(self.row(stmt))
                 finally:
                     lib.sqlite3_finalize(stmt)
-            return "".join(out) + "OK\n"
+            return answer_rows(rows)
         finally:
             self.deadline = 0.0
 
@@ -147,18 +146,19 @@ class Database:
         for i in range(lib.sqlite3_column_count(stmt)):
             t = lib.sqlite3_column_type(stmt, i)
             if t == INTEGER:
-                fields.append("i%d" % lib.sqlite3_column_int64(stmt, i))
+                fields.append("i:%d" % lib.sqlite3_column_int64(stmt, i))
             elif t == FLOAT:
-                fields.append("r" + repr(lib.sqlite3_column_double(stmt, i)))
+                fields.append("r:" + repr(lib.sqlite3_column_double(stmt, i)))
             elif t == TEXT:
                 p = lib.sqlite3_column_text(stmt, i)
-                fields.append("t" + ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)).hex() if p else "t")
+                text = ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)) if p else b""
+                fields.append("t:" + text.decode("utf-8", "surrogateescape").translate(ESCAPES))
             elif t == BLOB:
                 p = lib.sqlite3_column_blob(stmt, i)
-                fields.append("b" + ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)).hex() if p else "b")
+                fields.append("b:" + (ctypes.string_at(p, lib.sqlite3_column_bytes(stmt, i)).hex() if p else ""))
             else:
-                fields.append("n")
-        return "R" + "".join("\t" + f for f in fields) + "\n"
+                fields.append("NULL")
+        return fields
 
 
 def main():
@@ -168,17 +168,15 @@ def main():
     version = lib.sqlite3_libversion().decode()
     state = {"db": Database()}
     probe = state["db"].run("SELECT sqlite_version()")
-    if probe != "R\tt%s\nOK\n" % version.encode().hex():
+    if probe != "R\tt:%s\nOK\n" % version:
         refuse("sqlite_version() of %s answers %r, its sqlite3_libversion %s" % (LIB, probe, version))
 
-    def handle(prog):
-        if prog != RESET:
-            return state["db"].run(prog)
+    def reset():
         state["db"].close()
         state["db"] = Database()
-        return "OK\n"
 
-    serve("polyfuzz-sqlite %s %s" % (version, lib.sqlite3_sourceid().decode()), handle, "sqlite failed", "surrogateescape")
+    serve("polyfuzz-sqlite %s %s" % (version, lib.sqlite3_sourceid().decode()), lambda prog: state["db"].run(prog),
+          "sqlite failed", "surrogateescape", reset=reset)
 
 
 main()

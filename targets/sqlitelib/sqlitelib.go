@@ -33,7 +33,6 @@ package sqlitelib
 import (
 	"context"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -48,9 +47,6 @@ import (
 
 //go:embed server.py
 var serverSource string
-
-// reset is the program that makes the server replace its database by an empty one.
-const reset = "\x00reset"
 
 // grace is how long past its timeout a statement may run before its process is killed.
 const grace = 2 * time.Second
@@ -134,35 +130,25 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the database by an empty one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	return t.s.ResetWith(ctx, reset)
+	return t.s.ResetWith(ctx, rowserver.ResetProgram)
 }
 
 // Exec runs one statement (or several; the last one's rows are the answer).
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	res, err := t.s.Exec(ctx, stmt)
+	res, err := t.s.ExecRows(ctx, stmt, rowserver.Canonical)
 	if err != nil || res == nil {
 		return res, err
 	}
 	switch res.Status {
-	case fuzz.StatusOK:
-		for _, row := range res.Rows {
-			for i, v := range row {
-				row[i] = Canonical(v)
-			}
-		}
 	case fuzz.StatusEngineError:
-		code, msg, ok := strings.Cut(res.Err, "\t")
-		if !ok {
-			return res, nil
-		}
-		if code == "timeout" {
+		if res.Code == "timeout" {
 			return &fuzz.Result{Status: fuzz.StatusTimeout, Err: fmt.Sprintf("statement ran over %s", t.timeout)}, nil
 		}
-		n, err := strconv.Atoi(code)
+		n, err := strconv.Atoi(res.Code)
 		if err != nil {
-			return nil, fmt.Errorf("sqlite lib: bad result code %q from the server", code)
+			return nil, fmt.Errorf("sqlite lib: bad result code %q from the server", res.Code)
 		}
-		res.Code, res.Err = sqlite.CodeName(n), msg
+		res.Code = sqlite.CodeName(n)
 	case fuzz.StatusTimeout:
 		res.Err = fmt.Sprintf("statement ran over %s and was not interrupted", t.timeout)
 	}
@@ -171,32 +157,3 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 
 // Close stops the process.
 func (t *Target) Close() error { return t.s.Close() }
-
-// Canonical turns a value as the server writes it (see server.py) into its canonical form, the
-// one targets/sqlite gives the same value.
-func Canonical(v string) string {
-	if v == "" {
-		return v
-	}
-	switch body := v[1:]; v[0] {
-	case 'n':
-		return fuzz.Null
-	case 'i':
-		if n, err := strconv.ParseInt(body, 10, 64); err == nil {
-			return fuzz.Int(n)
-		}
-	case 'r':
-		if f, err := strconv.ParseFloat(body, 64); err == nil { // Python's inf reads too
-			return fuzz.Float(f)
-		}
-	case 't':
-		if b, err := hex.DecodeString(body); err == nil {
-			return fuzz.Text(string(b))
-		}
-	case 'b':
-		if b, err := hex.DecodeString(body); err == nil {
-			return fuzz.Bytes(b)
-		}
-	}
-	return v
-}

@@ -15,11 +15,11 @@ as \\t, newline as \\n and carriage return as \\r.
 
 A Rust panic in the engine reaches Python as pyo3's PanicException, a BaseException that answer
 does not catch: serve reports it on standard error and exits, which the Go side reports as a
-crash. rowserver.StartPython puts rowserver's serve.py (serve, ESCAPES) before this program.
+crash. rowserver.StartPython puts rowserver's serve.py (serve, missing, failure, answer_rows,
+ESCAPES) before this program.
 """
 
 import os
-import sys
 
 # A panic's message, not a backtrace, ends standard error: the Go side quotes its last lines.
 os.environ["RUST_BACKTRACE"] = "0"
@@ -27,10 +27,8 @@ os.environ["RUST_BACKTRACE"] = "0"
 try:
     import turso._turso as T
 except ImportError as e:
-    print("polyfuzz-turso-missing %s" % e, flush=True)
-    sys.exit(3)
+    missing("turso", e)
 
-RESET = "\x00reset"
 ROW, IO = T.PyTursoStatusCode.Row, T.PyTursoStatusCode.Io
 
 # SQLite's primary result codes by the binding's exception classes.
@@ -91,12 +89,8 @@ def answer(con, prog):
                     pass
             rest = rest[tail:] if rest.isascii() else rest.encode()[tail:].decode()
     except Exception as e:  # an engine error; a panic is a BaseException and escapes
-        code = CODES.get(type(e).__name__, "driver")
-        return "E\t" + code + "\t" + str(e).strip().translate(ESCAPES) + "\n"
-    out = []
-    for row in rows:
-        out.append("R" + "".join("\t" + value(v) for v in row) + "\n")
-    return "".join(out) + "OK\n"
+        return failure(CODES.get(type(e).__name__, "driver"), str(e))
+    return answer_rows([value(v) for v in row] for row in rows)
 
 
 def main():
@@ -104,17 +98,15 @@ def main():
     state["db"], state["con"] = connect()
     version = run(state["con"].prepare_single("SELECT sqlite_version()"))[0][0]
 
-    def handle(prog):
-        if prog != RESET:
-            return answer(state["con"], prog)
+    def reset():
         try:
             state["con"].close()
         except Exception:
             pass
         state["db"], state["con"] = connect()
-        return "OK\n"
 
-    serve("polyfuzz-turso %s %s" % (T.__version__, version), handle, "turso failed")
+    serve("polyfuzz-turso %s %s" % (T.__version__, version), lambda prog: answer(state["con"], prog),
+          "turso failed", reset=reset)
 
 
 main()

@@ -24,7 +24,6 @@ package turso
 import (
 	"context"
 	_ "embed"
-	"strconv"
 	"strings"
 	"time"
 
@@ -37,9 +36,6 @@ var serverSource string
 
 // Fix is how to get a python3 with the pinned pyturso binding.
 const Fix = "source scripts/python.sh && python_env (or python3 -m pip install pyturso==0.8.3)"
-
-// reset is the program that makes the server replace its database by an empty one.
-const reset = "\x00reset"
 
 // Options configure a target.
 type Options struct {
@@ -87,24 +83,13 @@ func (t *Target) Starts() int { return t.s.Starts }
 
 // Reset replaces the database by an empty one, starting a new process when none runs.
 func (t *Target) Reset(ctx context.Context) error {
-	return t.s.ResetWith(ctx, reset)
+	return t.s.ResetWith(ctx, rowserver.ResetProgram)
 }
 
 // Exec runs one statement (or several; the last one's rows are the answer).
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	return t.s.ExecRows(ctx, stmt, Canonical)
+	return t.s.ExecRows(ctx, stmt, rowserver.Canonical)
 }
 
 // Close stops the process.
 func (t *Target) Close() error { return t.s.Close() }
-
-// Canonical turns a value as the server writes it (see server.py) into its canonical form: a
-// float's repr becomes the shortest form of package fuzz; the other tags are canonical already.
-func Canonical(v string) string {
-	if strings.HasPrefix(v, "r:") {
-		if f, err := strconv.ParseFloat(v[2:], 64); err == nil {
-			return fuzz.Float(f)
-		}
-	}
-	return v
-}
