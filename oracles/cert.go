@@ -17,6 +17,11 @@ import (
 // Layout: [fuzz.CERT]: "cert.orig" and "cert.mut", the plans of the query and of its mutant;
 // Params[DirParam] is "restrict" or "relax", Params[MutParam] names the mutation in titles.
 //
+// A contradiction within a factor of QError is no finding: estimates within a small factor of each
+// other rarely change a plan (Moerkotte, Neumann and Steidl, "Preventing bad plans by bounding the
+// impact of cardinality estimation errors", VLDB 2009, bound a plan's cost by the q-error), and
+// estimators round and clamp their figures.
+//
 // Estimates below one row count as one: PostgreSQL clamps every operator's estimate to at least one
 // row (clamp_row_est) except a constant-false filter's, which a LIMIT over it then raises to one.
 //
@@ -30,6 +35,9 @@ type CERT struct {
 	Estimate func(r *fuzz.Result) (rows float64, ops []string, ok bool)
 	// DirParam and MutParam are the case parameters naming the direction and the mutation.
 	DirParam, MutParam string
+	// QError is the q-error (the larger estimate over the smaller) a contradiction must exceed to
+	// make a finding; 0 compares strictly, as the paper does.
+	QError float64
 }
 
 // Name returns "cert".
@@ -62,7 +70,7 @@ func (o CERT) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		}
 		v.Checked = true
 		e1, e2 = max(e1, 1), max(e2, 1)
-		if dir == "restrict" && e2 <= e1 || dir == "relax" && e2 >= e1 {
+		if dir == "restrict" && e2 <= e1 || dir == "relax" && e2 >= e1 || max(e1, e2) <= o.QError*min(e1, e2) {
 			continue
 		}
 		mut := c.Params[o.MutParam]

@@ -55,19 +55,24 @@ func TestCERT(t *testing.T) {
 	plan := func(rows string, ops ...string) *fuzz.Result { return ok(append([]string{rows}, ops...)) }
 	tests := []struct {
 		dir        string
+		qerror     float64
 		orig, mut  *fuzz.Result
 		title, skp string
 	}{
-		{"restrict", plan("10", "Scan"), plan("5", "Scan"), "", ""},
-		{"restrict", plan("10", "Scan"), plan("11", "Scan"), "cert: e: the and mutant (restrict) is estimated to return more rows", ""},
-		{"relax", plan("10", "Scan"), plan("9", "Hash", "Scan"), "cert: e: the and mutant (relax) is estimated to return fewer rows", ""},
-		{"relax", plan("10", "Scan"), plan("9", "Hash", "Sort", "Scan"), "", "plans-differ"},
-		{"restrict", plan("0", "Result"), plan("1", "Limit", "Result"), "", ""},
-		{"restrict", plan("3", "Scan"), ok(), "", "no-estimate"},
+		{"restrict", 0, plan("10", "Scan"), plan("5", "Scan"), "", ""},
+		{"restrict", 0, plan("10", "Scan"), plan("11", "Scan"), "cert: e: the and mutant (restrict) is estimated to return more rows", ""},
+		{"relax", 0, plan("10", "Scan"), plan("9", "Hash", "Scan"), "cert: e: the and mutant (relax) is estimated to return fewer rows", ""},
+		{"relax", 0, plan("10", "Scan"), plan("9", "Hash", "Sort", "Scan"), "", "plans-differ"},
+		{"restrict", 0, plan("0", "Result"), plan("1", "Limit", "Result"), "", ""},
+		{"restrict", 0, plan("3", "Scan"), ok(), "", "no-estimate"},
+		{"restrict", 2, plan("10", "Scan"), plan("20", "Scan"), "", ""},
+		{"restrict", 2, plan("10", "Scan"), plan("21", "Scan"), "cert: e: the and mutant (restrict) is estimated to return more rows", ""},
+		{"relax", 2, plan("2", "Scan"), plan("1", "Scan"), "", ""},
+		{"relax", 2, plan("10", "Scan"), plan("4", "Scan"), "cert: e: the and mutant (relax) is estimated to return fewer rows", ""},
 	}
 	for i, tc := range tests {
 		c := &fuzz.Case{Queries: []fuzz.Query{{Role: "cert.orig"}, {Role: "cert.mut"}}, Params: map[string]string{"dir": tc.dir, "mut": "and"}}
-		v := CERT{Estimate: est, DirParam: "dir", MutParam: "mut"}.Check(c, []fuzz.Run{{Target: "e", Results: []*fuzz.Result{tc.orig, tc.mut}}})
+		v := CERT{Estimate: est, DirParam: "dir", MutParam: "mut", QError: tc.qerror}.Check(c, []fuzz.Run{{Target: "e", Results: []*fuzz.Result{tc.orig, tc.mut}}})
 		if tc.title == "" && v.Finding != nil || tc.title != "" && (v.Finding == nil || v.Finding.Title != tc.title ||
 			v.Finding.Kind != fuzz.KindPerformance) || v.Skip != tc.skp {
 			t.Errorf("%d: verdict %+v, want title %q, skip %q", i, v, tc.title, tc.skp)

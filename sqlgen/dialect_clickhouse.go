@@ -30,7 +30,14 @@ var expectedClickHouse string
 //     as chDB's defaults may differ from the server's;
 //   - use_variant_as_common_type = 0: CASE, IF and COALESCE over a signed and an unsigned 64-bit
 //     integer are an error (NO_COMMON_TYPE, expected) rather than a Variant, which most
-//     functions and operators then reject with type errors that look like findings.
+//     functions and operators then reject with type errors that look like findings;
+//   - allow_suspicious_low_cardinality_types = 1: a join over a LowCardinality(Nullable(String))
+//     column may make a LowCardinality column of another nullable type, which ClickHouse refuses
+//     by default for performance (SUSPICIOUS_TYPE_FOR_LOW_CARDINALITY), not for its semantics.
+//
+// x NOT BETWEEN a AND b is not generated: ClickHouse defines it as x < a OR x > b (docs:
+// Operators), which is not NOT (x BETWEEN a AND b) when a NaN is involved (0 NOT BETWEEN 0 AND
+// nan is 0), so that TLP's partitions would miss the row.
 var clickhouseDialect = &dialect{
 	name: "clickhouse",
 	// LEFT, RIGHT and FULL joins need an equality between the two sides in ON (an ON without
@@ -61,7 +68,7 @@ var clickhouseDialect = &dialect{
 		numWrap: [2]string{"toDecimal64('", "', 4)"},
 		trueLit: "TRUE", falseLit: "FALSE",
 		concat: "||", intDiv: "DIV", mod: "%",
-		distinctFrom: true, like: []string{"LIKE", "NOT LIKE", "ILIKE", "NOT ILIKE"}, greatest: true,
+		distinctFrom: true, like: []string{"LIKE", "NOT LIKE", "ILIKE", "NOT ILIKE"}, greatest: true, noNotBetween: true,
 		funcs: []tfunc{
 			{"abs", tInt, []sqlType{tInt}}, {"abs", tNum, []sqlType{tNum}}, {"abs", tFloat, []sqlType{tFloat}},
 			{"length", tInt, []sqlType{tText}}, {"lower", tText, []sqlType{tText}}, {"upper", tText, []sqlType{tText}},
@@ -98,7 +105,8 @@ var clickhouseDialect = &dialect{
 		noRollback: true, // mutations are not transactional: no DQE, no EET DML
 		session: []string{"SET join_use_nulls = 1", "SET aggregate_functions_null_for_empty = 1",
 			"SET mutations_sync = 2", "SET default_table_engine = 'MergeTree'",
-			"SET create_table_empty_primary_key_by_default = 1", "SET use_variant_as_common_type = 0"},
+			"SET create_table_empty_primary_key_by_default = 1", "SET use_variant_as_common_type = 0",
+			"SET allow_suspicious_low_cardinality_types = 1"},
 	},
 }
 

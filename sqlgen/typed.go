@@ -55,6 +55,7 @@ type typedData struct {
 	like           []string
 	isUnknown      bool // IS [NOT] UNKNOWN
 	symmetric      bool // BETWEEN SYMMETRIC
+	noNotBetween   bool // no NOT BETWEEN (written BETWEEN: the random draws stay those of the others)
 	greatest       bool // GREATEST and LEAST
 	funcs          []tfunc
 	textCollations []string // COLLATE names for text expressions
@@ -305,7 +306,11 @@ func (g *typedGen) boolExpr(depth int) {
 		a, b := g.cmpType()
 		g.ws("(")
 		g.expr(a, depth+1)
-		g.ws(pick(r, []string{" BETWEEN ", " NOT BETWEEN ", " BETWEEN "}))
+		kw := pick(r, []string{" BETWEEN ", " NOT BETWEEN ", " BETWEEN "})
+		if td.noNotBetween {
+			kw = " BETWEEN "
+		}
+		g.ws(kw)
 		if td.symmetric && r.oneIn(4) {
 			g.ws("SYMMETRIC ")
 		}

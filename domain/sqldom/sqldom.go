@@ -141,6 +141,16 @@ type env struct {
 // plan reads an engine's answer to an EXPLAIN of the campaign's dialect.
 func (e *env) plan(r *fuzz.Result) (sqlgen.Plan, bool) { return sqlgen.ReadPlan(e.dialect, r) }
 
+// certQError is the factor by which two estimates must contradict each other for the cert oracle
+// to report them: two (docs/sql.md, "cert").
+const certQError = 2
+
+// known wraps an oracle whose findings the dialect's catalogue of known differences may explain
+// (sqlgen.Known).
+func (e *env) known(o fuzz.Oracle) fuzz.Oracle {
+	return oracles.Known{Oracle: o, Explain: sqlgen.Known(e.dialect)}
+}
+
 // show prints values in findings as SQL literals: the oracles' default notation.
 var show = oracles.Display{}
 
@@ -149,8 +159,8 @@ var table = domain.OracleTable[*env]{
 	{OracleInfo: domain.OracleInfo{Name: "norec"}, New: func(*env) fuzz.Oracle { return oracles.NoREC{} }},
 	{OracleInfo: domain.OracleInfo{Name: "tlp-where"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "tlp-having"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "having", Show: show} }},
-	{OracleInfo: domain.OracleInfo{Name: "tlp-distinct"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "distinct", Show: show} }},
-	{OracleInfo: domain.OracleInfo{Name: "tlp-groupby"}, New: func(*env) fuzz.Oracle { return oracles.TLP{Variant: "groupby", Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-distinct"}, New: func(e *env) fuzz.Oracle { return e.known(oracles.TLP{Variant: "distinct", Show: show}) }},
+	{OracleInfo: domain.OracleInfo{Name: "tlp-groupby"}, New: func(e *env) fuzz.Oracle { return e.known(oracles.TLP{Variant: "groupby", Show: show}) }},
 	{OracleInfo: domain.OracleInfo{Name: "tlp-agg"}, New: func(*env) fuzz.Oracle { return oracles.TLPAgg{Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "pqs"}, New: func(*env) fuzz.Oracle { return oracles.PQS{} }},
 	{OracleInfo: domain.OracleInfo{Name: "dqe"}, New: func(e *env) fuzz.Oracle { return oracles.DQE{Expect: e.expect, Show: show} }},
@@ -160,11 +170,11 @@ var table = domain.OracleTable[*env]{
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "dqp"}, New: func(*env) fuzz.Oracle { return oracles.DQP{Param: sqlgen.ParamPlan, Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "cert"}, New: func(e *env) fuzz.Oracle {
-		return oracles.CERT{DirParam: sqlgen.ParamCERTDir, MutParam: sqlgen.ParamMut,
+		return e.known(oracles.CERT{DirParam: sqlgen.ParamCERTDir, MutParam: sqlgen.ParamMut, QError: certQError,
 			Estimate: func(r *fuzz.Result) (float64, []string, bool) {
 				p, ok := e.plan(r)
 				return p.Rows, p.Ops, ok && p.HasRows
-			}}
+			}})
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "qpg"}, New: func(e *env) fuzz.Oracle {
 		return oracles.NewPlans(func(r *fuzz.Result) (string, bool) { p, ok := e.plan(r); return p.Sig, ok })

@@ -1,0 +1,220 @@
+package sqlgen
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// Known returns a dialect's catalogue of known differences: for a finding, the id of the documented
+// behaviour behind it (not a bug), or "" when none is known. The campaign counts such a check as
+// skipped with the reason "known: <id>" instead of reporting it (oracles.Known).
+func Known(dialect string) func(f *fuzz.Finding) string {
+	cert := knownCERT(dialect)
+	return func(f *fuzz.Finding) string {
+		switch {
+		case f.Oracle == "cert":
+			return cert(f)
+		case dialect == "clickhouse" && (f.Oracle == "tlp-distinct" || f.Oracle == "tlp-groupby") && nanDuplicates(f):
+			return KnownNaNBits
+		}
+		return ""
+	}
+}
+
+// KnownNaNBits: ClickHouse's DISTINCT and GROUP BY compare floats by their bits, so NaN and -NaN
+// (nan - nan and inf - inf give -nan on x86) are two rows or groups, while both print as nan:
+// `SELECT DISTINCT x` over them returns "nan" twice (uniqExact counts 2). The TLP relations of
+// DISTINCT and GROUP BY then see duplicate rows.
+const KnownNaNBits = "clickhouse-nan-bits"
+
+// nanDuplicates reports whether an answer of the finding's runs holds the same row twice with a
+// NaN in it.
+func nanDuplicates(f *fuzz.Finding) bool {
+	for _, run := range f.Runs {
+		for _, r := range run.Results {
+			if r == nil {
+				continue
+			}
+			seen := map[string]bool{}
+			for _, row := range r.Rows {
+				if !slices.Contains(row, "r:NaN") {
+					continue
+				}
+				k := strings.Join(row, "\x00")
+				if seen[k] {
+					return true
+				}
+				seen[k] = true
+			}
+		}
+	}
+	return false
+}
+
+// Known estimator approximations behind cert findings (docs/sql.md, "cert"): each is documented
+// behaviour of an engine's cardinality estimator, not a bug.
+const (
+	// KnownOuterJoinEstimate: the query has an outer join and the mutant is not a LIMIT.
+	// PostgreSQL estimates an outer join's rows by another formula than an inner join's (at
+	// least the outer side's rows, calc_joinrel_size_estimate), and a conjunct strict on the
+	// nullable side makes the outer join inner (reduce_outer_joins, optimizer/README), so a
+	// restriction can raise the estimate and a relaxation lower it; DuckDB's join estimates
+	// likewise differ between its outer and inner joins.
+	KnownOuterJoinEstimate = "cert-outer-join-estimate"
+	// KnownDefaultSelectivity: DuckDB gives a filter it cannot estimate from statistics its
+	// default selectivity of 0.2, while it keeps every row for a filter it folds or estimates as
+	// always true; a relaxed filter (p OR q) it cannot estimate is then estimated at a fifth of
+	// the original's rows.
+	KnownDefaultSelectivity = "cert-default-selectivity"
+	// KnownPlanShape: DuckDB's plans of the query and its mutant differ in an operator (a FILTER
+	// of its own for a filter that the original's scan held, a CROSS_PRODUCT made a join by the
+	// mutated predicate, an outer join made inner by a null-rejecting conjunct). DuckDB estimates a
+	// scan's pushed filters with one default selectivity, a FILTER operator with another, and a
+	// join by dividing its cross product by a denominator for each join filter, equality or not,
+	// so estimates of plans of different shapes are not comparable; on DuckDB cert compares plans
+	// of the same operators only.
+	KnownPlanShape = "cert-plan-shape"
+	// KnownRounding: PostgreSQL rounds each relation's estimate to a whole number of rows
+	// (clamp_row_est) before multiplying it into a join's, so one selectivity applied to a base
+	// relation or at the join gives estimates a rounding apart; differences below 1% of a join's
+	// estimate are taken as that rounding.
+	KnownRounding = "cert-rounding"
+	// KnownSelfEquality: PostgreSQL turns a WHERE clause `x = x` (or `x IN (x)` and `NOT (x <>
+	// x)`, which it rewrites to it) into `x IS NOT NULL` through its
+	// equivalence classes (optimizer/README) and estimates it near the table's size, but inside an
+	// OR it is an ordinary equality with eqsel's default selectivity, so adding a disjunct lowers
+	// the estimate.
+	KnownSelfEquality = "cert-self-equality"
+)
+
+// roundingShare is the relative difference below which PostgreSQL's join estimates are taken
+// to differ by rounding.
+const roundingShare = 0.01
+
+// duckDBDefaultSelectivity is DuckDB's selectivity for a filter it cannot estimate.
+const duckDBDefaultSelectivity = 0.2
+
+// knownCERT returns the catalogue of a dialect's known estimator approximations: for a cert
+// finding, the id of the approximation behind it, or "" when none is known.
+func knownCERT(dialect string) func(f *fuzz.Finding) string {
+	return func(f *fuzz.Finding) string {
+		c := f.Case
+		if c == nil || f.Oracle != "cert" {
+			return ""
+		}
+		mut := c.Params[ParamMut]
+		switch dialect {
+		case "postgres", "duckdb":
+			if mut != mutLimit && hasOuterJoin(c.Params[ParamFrom]) {
+				return KnownOuterJoinEstimate
+			}
+		}
+		po, pm, ok := certPlans(dialect, f)
+		if !ok {
+			return ""
+		}
+		switch dialect {
+		case "duckdb":
+			if !slices.Equal(po.Ops, pm.Ops) {
+				return KnownPlanShape
+			}
+			if (mut == mutOr || mut == mutNoWhere) && defaultSelectivity(po.Rows, pm.Rows) {
+				return KnownDefaultSelectivity
+			}
+		case "postgres":
+			if mut != mutLimit && (pgOuterJoin(po.Ops) || pgOuterJoin(pm.Ops)) {
+				return KnownOuterJoinEstimate
+			}
+			if mut == mutOr && selfEquality(c.Params[ParamPred]) {
+				return KnownSelfEquality
+			}
+			if len(po.Ops) > 1 && joins(c.Params[ParamFrom]) && math.Abs(po.Rows-pm.Rows) < roundingShare*max(po.Rows, pm.Rows) {
+				return KnownRounding
+			}
+		}
+		return ""
+	}
+}
+
+// hasOuterJoin reports whether a FROM clause as the generator prints it has an outer join.
+func hasOuterJoin(from string) bool {
+	items, ok := parseFrom(from)
+	if !ok {
+		return false
+	}
+	for _, it := range items {
+		for _, w := range strings.Fields(strings.ToUpper(it.op)) {
+			if w == "LEFT" || w == "RIGHT" || w == "FULL" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// selfCompare matches a predicate that compares a column with itself: x = x, x IN (x) (which
+// PostgreSQL makes x = x), or NOT (x <> x) (which it rewrites to x = x, negate_clause).
+var selfCompare = regexp.MustCompile(`^\(*(NOT \(+)?(\w+\.\w+) (=|<>|IN) \(*(\w+\.\w+)\)*$`)
+
+// selfEquality reports whether a predicate is a column equal to itself.
+func selfEquality(pred string) bool {
+	m := selfCompare.FindStringSubmatch(pred)
+	return m != nil && m[2] == m[4] && (m[1] == "") == (m[3] != "<>")
+}
+
+// pgOuterJoin reports whether a PostgreSQL plan has an outer join (of a view, say).
+func pgOuterJoin(ops []string) bool {
+	for _, op := range ops {
+		for _, j := range []string{"Left Join", "Right Join", "Full Join", "Anti Join"} {
+			if strings.Contains(op, j) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// joins reports whether a FROM clause as the generator prints it has more than one relation.
+func joins(from string) bool {
+	items, ok := parseFrom(from)
+	return ok && len(items) > 1
+}
+
+// certPlans reads the plans of the original query and of its mutant from the finding's first run
+// that planned both with estimates.
+func certPlans(dialect string, f *fuzz.Finding) (orig, mutant Plan, ok bool) {
+	oi, mi := -1, -1
+	for i, q := range f.Case.Queries {
+		switch q.Role {
+		case RoleCERTOrig:
+			oi = i
+		case RoleCERTMut:
+			mi = i
+		}
+	}
+	if oi < 0 || mi < 0 {
+		return Plan{}, Plan{}, false
+	}
+	for _, run := range f.Runs {
+		if len(run.Results) <= max(oi, mi) {
+			continue
+		}
+		po, ok1 := ReadPlan(dialect, run.Results[oi])
+		pm, ok2 := ReadPlan(dialect, run.Results[mi])
+		if ok1 && ok2 && po.HasRows && pm.HasRows {
+			return po, pm, true
+		}
+	}
+	return Plan{}, Plan{}, false
+}
+
+// defaultSelectivity reports whether mutant is orig times DuckDB's default selectivity, rounded
+// either way and at least one row.
+func defaultSelectivity(orig, mutant float64) bool {
+	e := orig * duckDBDefaultSelectivity
+	return mutant == max(1, math.Floor(e)) || mutant == max(1, math.Ceil(e))
+}
