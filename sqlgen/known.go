@@ -85,8 +85,9 @@ const (
 	// relation or at the join gives estimates a rounding apart; differences below 1% of a join's
 	// estimate are taken as that rounding.
 	KnownRounding = "cert-rounding"
-	// KnownSelfEquality: PostgreSQL turns a WHERE clause `x = x` (or `x IN (x)` and `NOT (x <>
-	// x)`, which it rewrites to it) into `x IS NOT NULL` through its
+	// KnownSelfEquality: PostgreSQL turns a WHERE clause `x = x` (or `x IN (x, x)` and `NOT (x <>
+	// x)`, which it rewrites to it; x and y may be two columns of a view that are one column of its
+	// table) into `x IS NOT NULL` through its
 	// equivalence classes (optimizer/README) and estimates it near the table's size, but inside an
 	// OR it is an ordinary equality with eqsel's default selectivity, so adding a disjunct lowers
 	// the estimate.
@@ -166,14 +167,26 @@ func hasOuterJoin(from string) bool {
 	return false
 }
 
-// selfCompare matches a predicate that compares a column with itself: x = x, x IN (x) (which
-// PostgreSQL makes x = x), or NOT (x <> x) (which it rewrites to x = x, negate_clause).
-var selfCompare = regexp.MustCompile(`^\(*(NOT \(+)?(\w+\.\w+) (=|<>|IN) \(*(\w+\.\w+)\)*$`)
+// selfCompare matches a predicate that compares a column with columns: x = y, x IN (y, ...), or
+// NOT (x <> y) (which PostgreSQL rewrites to x = y, negate_clause).
+var selfCompare = regexp.MustCompile(`^\(*(NOT \(+)?(\w+\.\w+) (=|<>|IN) \(*(\w+\.\w+(?:, \w+\.\w+)*)\)*$`)
 
-// selfEquality reports whether a predicate is a column equal to itself.
+// selfEquality reports whether a predicate is a column equal to itself: the same column on both
+// sides, or columns of one view (which may be one column of its table: v0.c0 and v0.c1 both
+// t1.c0).
 func selfEquality(pred string) bool {
 	m := selfCompare.FindStringSubmatch(pred)
-	return m != nil && m[2] == m[4] && (m[1] == "") == (m[3] != "<>")
+	if m == nil || (m[1] == "") != (m[3] != "<>") {
+		return false
+	}
+	rel, _, _ := strings.Cut(m[2], ".")
+	for _, col := range strings.Split(m[4], ", ") {
+		r, _, _ := strings.Cut(col, ".")
+		if col != m[2] && !(r == rel && strings.HasPrefix(rel, "v")) {
+			return false
+		}
+	}
+	return true
 }
 
 // relRef matches a column reference's relation (t0 in t0.c1).
