@@ -67,10 +67,10 @@ const (
 	KnownOuterJoinEstimate = "cert-outer-join-estimate"
 	// KnownDefaultSelectivity: DuckDB gives a filter it cannot estimate from statistics its
 	// default selectivity of 0.2, whatever the estimates of its parts, while it estimates others
-	// from statistics or folds them (keeping every row); a disjunction (p OR q) is then estimated
-	// below p alone whenever p was estimated above the default. On DuckDB every `or` mutant's
-	// finding is taken as this; a no-where mutant's when it is estimated at a fifth of the
-	// original.
+	// from statistics or folds them (keeping every row). A conjunction (p AND q) or disjunction
+	// (p OR q) with a part it cannot estimate is then estimated at the default, above or below p
+	// alone: on DuckDB every `and` and `or` mutant's finding is taken as this, and a no-where
+	// mutant's when it is estimated at a fifth of the original.
 	KnownDefaultSelectivity = "cert-default-selectivity"
 	// KnownPlanShape: DuckDB's plans of the query and its mutant differ in an operator (a FILTER
 	// of its own for a filter that the original's scan held, a CROSS_PRODUCT made a join by the
@@ -87,7 +87,7 @@ const (
 	KnownRounding = "cert-rounding"
 	// KnownSelfEquality: PostgreSQL turns a WHERE clause `x = x` (or `x IN (x, x)` and `NOT (x <>
 	// x)`, which it rewrites to it; x and y may be two columns of a view that are one column of its
-	// table) into `x IS NOT NULL` through its
+	// table; or what constant folding makes x = x) into `x IS NOT NULL` through its
 	// equivalence classes (optimizer/README) and estimates it near the table's size, but inside an
 	// OR it is an ordinary equality with eqsel's default selectivity, so adding a disjunct lowers
 	// the estimate.
@@ -130,14 +130,14 @@ func knownCERT(dialect string) func(f *fuzz.Finding) string {
 			if !slices.Equal(po.Ops, pm.Ops) {
 				return KnownPlanShape
 			}
-			if mut == mutOr || mut == mutNoWhere && defaultSelectivity(po.Rows, pm.Rows) {
+			if mut == mutOr || mut == mutAnd || mut == mutNoWhere && defaultSelectivity(po.Rows, pm.Rows) {
 				return KnownDefaultSelectivity
 			}
 		case "postgres":
 			if mut != mutLimit && (pgOuterJoin(po.Ops) || pgOuterJoin(pm.Ops)) {
 				return KnownOuterJoinEstimate
 			}
-			if mut == mutOr && selfEquality(c.Params[ParamPred]) {
+			if mut == mutOr && (selfEquality(c.Params[ParamPred]) || notNullFilter(f, c.Params[ParamPred])) {
 				return KnownSelfEquality
 			}
 			if mut == mutOr && joins(c.Params[ParamFrom]) && joinClause(c.Params[ParamPred], c.Params[ParamPred2]) {
@@ -187,6 +187,27 @@ func selfEquality(pred string) bool {
 		}
 	}
 	return true
+}
+
+// notNullFilter reports whether PostgreSQL's plan of the finding's original query filters by IS
+// NOT NULL where the predicate does not say so: the planner made an equality of a column with
+// itself `x IS NOT NULL` (after folding constants and expanding views).
+func notNullFilter(f *fuzz.Finding, pred string) bool {
+	if strings.Contains(pred, "IS NOT NULL") {
+		return false
+	}
+	oi := slices.IndexFunc(f.Case.Queries, func(q fuzz.Query) bool { return q.Role == RoleCERTOrig })
+	for _, run := range f.Runs {
+		if oi < 0 || oi >= len(run.Results) || run.Results[oi] == nil {
+			continue
+		}
+		for _, row := range run.Results[oi].Rows {
+			if len(row) == 1 && strings.Contains(row[0], "Filter: ") && strings.Contains(row[0], "IS NOT NULL") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // relRef matches a column reference's relation (t0 in t0.c1).
