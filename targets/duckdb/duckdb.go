@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -271,6 +272,43 @@ func ErrorCode(e *duckdb.Error) (code, msg string) {
 	}
 	return "Type" + strconv.Itoa(int(e.Type)), msg
 }
+
+// ErrorOf reads an error message of DuckDB's C API ("Binder Error: ...") as the binding reads
+// one: its type from the prefix before ": ", ErrorTypeInvalid when the prefix names no type. It
+// is for targets that drive the C API another way (targets/duckdblib), so that their errors carry
+// the codes of this target.
+func ErrorOf(msg string) *duckdb.Error {
+	t := duckdb.ErrorTypeInvalid
+	if prefix, _, ok := strings.Cut(msg, ": "); ok {
+		if pt, ok := prefixTypes[prefix]; ok {
+			t = pt
+		}
+	}
+	return &duckdb.Error{Type: t, Msg: msg}
+}
+
+// prefixTypes are the error types by the prefix of their messages: the type's name and " Error",
+// except where DuckDB writes another name.
+var prefixTypes = func() map[string]duckdb.ErrorType {
+	m := map[string]duckdb.ErrorType{
+		"Error": duckdb.ErrorTypeUnknownType, "Decimal Error": duckdb.ErrorTypeDecimal,
+		"Invalid type Error": duckdb.ErrorTypeInvalidType, "TransactionContext Error": duckdb.ErrorTypeTransaction,
+		"Not implemented Error": duckdb.ErrorTypeNotImplemented, "NullPointer Error": duckdb.ErrorTypeNullPointer,
+		"INTERRUPT Error": duckdb.ErrorTypeInterrupt, "FATAL Error": duckdb.ErrorTypeFatal,
+		"INTERNAL Error": duckdb.ErrorTypeInternal, "Extension Autoloading Error": duckdb.ErrorTypeAutoLoad,
+	}
+	for t, name := range errorNames {
+		if _, ok := m[name+" Error"]; !ok && !slices.Contains(renamed, t) {
+			m[name+" Error"] = t
+		}
+	}
+	return m
+}()
+
+// renamed are the types whose messages carry another prefix than their name.
+var renamed = []duckdb.ErrorType{duckdb.ErrorTypeUnknownType, duckdb.ErrorTypeInvalidType, duckdb.ErrorTypeTransaction,
+	duckdb.ErrorTypeNotImplemented, duckdb.ErrorTypeNullPointer, duckdb.ErrorTypeInterrupt, duckdb.ErrorTypeFatal,
+	duckdb.ErrorTypeInternal, duckdb.ErrorTypeAutoLoad}
 
 var errorNames = map[duckdb.ErrorType]string{
 	duckdb.ErrorTypeInvalid: "Invalid", duckdb.ErrorTypeOutOfRange: "Out of Range",
