@@ -262,7 +262,7 @@ func TestReproRecordedFindings(t *testing.T) {
 			continue // another engine, or a crash of the shared server
 		}
 		if j := sqlJudgeFor(c, in); j.why != "" {
-			continue // repro.sh cannot judge it (dqe, eet): polyfuzz replay does
+			continue // repro.sh cannot judge it: polyfuzz replay does
 		}
 		ran++
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -274,6 +274,9 @@ func TestReproRecordedFindings(t *testing.T) {
 			// The same case with the predicate made constant: every partition and count agrees.
 			fixed := c.Clone()
 			pred := c.Params["pred"]
+			if in.Oracle == OracleDQE {
+				pred = c.Params[ParamDMLPred] // the predicate of the SELECT, the UPDATE and the DELETE
+			}
 			if pred == "" {
 				t.Fatal("the case has no predicate")
 			}
