@@ -39,6 +39,7 @@ import (
 	_ "embed"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -64,6 +65,9 @@ type Options struct {
 type Target struct {
 	l       *rowserver.Lib
 	crashed string // the message of a FATAL error; Exec answers crash until Reset
+	// dirty says a statement since the last reset may have changed the session, so that only a
+	// new instance resets it.
+	dirty bool
 }
 
 var _ fuzz.Target = (*Target)(nil)
@@ -72,7 +76,7 @@ var _ fuzz.Target = (*Target)(nil)
 // is an error that says so.
 func Open(o Options) (*Target, error) {
 	l, err := rowserver.StartLib(rowserver.LibOptions{Name: "duckdb", File: "libduckdb.so", Kind: "a DuckDB library",
-		Path: o.Lib, Source: serverSource, Python: o.Python, Timeout: o.Timeout})
+		Path: o.Lib, Source: "INIT = " + strconv.Quote(duckdb.AttachIdle) + "\n" + serverSource, Python: o.Python, Timeout: o.Timeout})
 	if err != nil {
 		return nil, err
 	}
@@ -91,9 +95,17 @@ func (t *Target) Lib() string { return t.l.Path() }
 // Starts counts the Python processes started.
 func (t *Target) Starts() int { return t.l.Starts }
 
-// Reset replaces the database by an empty one, starting a new process when none runs.
+// Reset replaces the database by an empty one, starting a new process when none runs. As
+// targets/duckdb does, it swaps the default database for an empty one (duckdb.Swap) when the
+// statements since the last reset cannot have changed the session, and opens a new instance
+// otherwise.
 func (t *Target) Reset(ctx context.Context) error {
-	t.crashed = ""
+	if t.crashed == "" && !t.dirty {
+		if res, err := t.l.Exec(ctx, duckdb.Swap); err == nil && res.Status == fuzz.StatusOK {
+			return nil
+		}
+	}
+	t.crashed, t.dirty = "", false
 	return t.l.Reset(ctx)
 }
 
@@ -102,11 +114,17 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if t.crashed != "" {
 		return &fuzz.Result{Status: fuzz.StatusCrash, Code: "Fatal", Err: t.crashed}, nil
 	}
+	if !t.dirty && duckdb.TouchesSession(stmt) {
+		t.dirty = true
+	}
 	res, err := t.l.Exec(ctx, stmt)
 	if err != nil || res == nil || res.Status != fuzz.StatusEngineError || res.Code == "driver" {
 		return res, err
 	}
 	res.Code, res.Err = duckdb.ErrorCode(duckdb.ErrorOf(res.Err))
+	if res.Code == "Internal" {
+		t.dirty = true // DuckDB may have invalidated the instance: only a new one resets it
+	}
 	if res.Code == "Fatal" {
 		t.crashed = res.Err
 		res.Status = fuzz.StatusCrash

@@ -83,6 +83,10 @@ func TestStatementsAndErrors(t *testing.T) {
 			Err: "values of type UUID are not read through the C API's value functions"}},
 	})
 	rowservertest.CheckReset(t, tg, "SELECT * FROM t0", "Catalog")
+	// A temporary table lives in the session, which swapping the database keeps: Reset opens a
+	// new instance.
+	sqltest.MustExec(t, tg, "CREATE TEMP TABLE tt(c0 INTEGER)")
+	rowservertest.CheckReset(t, tg, "SELECT * FROM tt", "Catalog")
 }
 
 // TestErrorsAsEmbedded runs failing statements on the library and on the embedded DuckDB: the

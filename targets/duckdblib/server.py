@@ -1,7 +1,7 @@
 """The Python side of targets/duckdblib.
 
-The Go side puts LIB (the library's path) and TIMEOUT (seconds per statement, 0 for none) before
-this text, and rowserver's serve.py (serve, failure, answer_rows, ESCAPES) before that. The server
+The Go side puts LIB (the library's path), TIMEOUT (seconds per statement, 0 for none) and INIT
+(the statement that attaches the empty database of targets/duckdb's Swap) before this text, and rowserver's serve.py (serve, failure, answer_rows, ESCAPES) before that. The server
 loads the library with ctypes, refuses one that is not DuckDB or that the process did not load
 from LIB, opens one in-memory database and answers each program as targets/duckdb does through
 the Go binding: the statements of the text are extracted, each prepared and executed, the rows of
@@ -12,7 +12,7 @@ value) and intervals (as targets/duckdb writes them). Values of other types (lis
 UUIDs, enums) are not read: their result is an error of code "driver". An error is one line "E", a tab, "error" (or
 "timeout" when the statement ran past TIMEOUT and was interrupted), a raw tab and the escaped message as DuckDB
 writes it ("Binder Error: ..."), whose prefix the Go side reads. The program RESET (a NUL byte and
-"reset") replaces the database by a new, empty one.
+"reset") replaces the database by a new, empty one (a new instance).
 """
 
 import ctypes
@@ -143,6 +143,8 @@ class Database:
         if lib.duckdb_connect(self.db, ctypes.byref(self.conn)) != 0:
             raise RuntimeError("duckdb_connect failed")
         self.timed_out = False
+        if self.statements(INIT.encode()) != "OK\n":
+            raise RuntimeError("%s failed" % INIT)
 
     def close(self):
         lib.duckdb_disconnect(ctypes.byref(self.conn))
