@@ -50,6 +50,7 @@ var rules = []rule{
 	{"targets/duckdbpy", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/turso", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/sqlitelib", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi", "targets/sqlite"}},
+	{"targets/duckdblib", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi", "targets/duckdb", "targets/sqlexec"}},
 	{"targets/datafusion", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/chdb", []string{"fuzz", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 	{"targets/sqlserver", []string{"fuzz", "targets/redact", "targets/unreachable"}},

@@ -24,6 +24,7 @@ command -v mvn >/dev/null || missing+=(maven)
 ldconfig -p 2>/dev/null | grep -q 'libgomp\.so\.1' || missing+=(libgomp1)
 ldconfig -p 2>/dev/null | grep -q 'libssl\.so\.3' || missing+=(libssl3)
 ldconfig -p 2>/dev/null | grep -q 'libsqlite3\.so\.0' || missing+=(libsqlite3-0) # --dbms sqlite=lib: tests run Debian's SQLite 3.40
+command -v npm >/dev/null || missing+=(npm) # scripts/duckdblib.sh fetches libduckdb.so from npm
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian's packages"
   $sudo apt-get update -qq
@@ -45,6 +46,7 @@ go run ./cmd/polyfuzz bench install bitwuzla==0.10.0 # bitwuzla@VERSION, the sam
 go run ./cmd/polyfuzz bench install pyboolector==3.2.4.38488416565 # boolector@VERSION, the same
 go run ./cmd/polyfuzz bench install z3-solver==5.4.1.0 # z3@5.4.1, the newest z3 (smtgen's self-checks)
 go run ./cmd/polyfuzz bench install z3-solver==4.8.12.0 # z3@4.8.12, the second z3 of cmd/polyfuzz's TestSMTStylesFaults
+scripts/duckdblib.sh >/dev/null # DuckDB 1.2.2's libduckdb.so, for the --dbms duckdb=lib: tests
 # Datalog engine Ascent (a Rust crate, pinned in targets/ascent/Cargo.lock): needs cargo
 # (https://rustup.rs); builds the cached cargo project once so that tests and campaigns do not pay
 # for the dependencies' first compile.

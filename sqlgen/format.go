@@ -227,6 +227,9 @@ const (
 	judgeDiff                   // the same rows from every engine
 	judgeDQP                    // the same rows under the default plan and the plan variant
 	judgeError                  // a crash, a hang or the recorded error message
+	judgeSame                   // two queries return the same rows (eet: the original and the rewritten)
+	judgeDQE                    // the SELECT's rows, the rows the UPDATE marked and the rows the DELETE removed
+	judgePQS                    // the containment query finds the pivot row while the pivot exists
 )
 
 // sqlJudge is the judge of one finding.
@@ -270,6 +273,21 @@ func sqlJudgeFor(c *fuzz.Case, in fuzz.ReproInfo) sqlJudge {
 	case OracleDQP:
 		if has(RoleDQPBase) && has(RoleDQPPlan) {
 			return sqlJudge{kind: judgeDQP, roles: []string{RoleDQPBase, RoleDQPPlan}}
+		}
+	case OracleEET:
+		for _, pair := range [][]string{{RoleEETOrig, RoleEETTrans}, {RoleEETDMLPost, RoleEETDMLTPost}} {
+			if hasAll(pair) {
+				return sqlJudge{kind: judgeSame, roles: pair}
+			}
+		}
+	case OracleDQE:
+		roles := []string{RoleDQESelect, RoleDQEUpdated, RoleDQEAll, RoleDQERemaining}
+		if hasAll(fuzz.DQE.Roles()) {
+			return sqlJudge{kind: judgeDQE, roles: roles}
+		}
+	case OraclePQS:
+		if has(RolePQSPivot) && has(RolePQSContains) {
+			return sqlJudge{kind: judgePQS, roles: []string{RolePQSPivot, RolePQSContains}}
 		}
 	case "diff":
 		for _, r := range in.Roles {
@@ -387,6 +405,34 @@ func (j sqlJudge) write(b *strings.Builder, c *fuzz.Case, in fuzz.ReproInfo, run
 		b.WriteString("\tif cmp -s \"$tmp/orig\" \"$tmp/parts\"; then echo \"$1: the partitions give the $(wc -l <\"$tmp/orig\") rows of the original query\"; return 1; fi\n")
 		b.WriteString("\techo \"$1: the partitions' rows differ from the original rows (< missing from the partitions, > added by them):\"\n")
 		b.WriteString("\tdiff \"$tmp/orig\" \"$tmp/parts\" | grep '^[<>]' | head -n 10\n\treturn 0\n}\n")
+	case judgeSame:
+		b.WriteString("\n# eet: the original and the rewritten query (or the table after the original and after the\n" +
+			"# rewritten statement) must return the same rows, as a multiset.\njudge() {\n")
+		fmt.Fprintf(b, "\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/orig\"\n\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/trans\"\n",
+			fuzz.ShellQuote(j.roles[0]), fuzz.ShellQuote(j.roles[1]))
+		b.WriteString("\tif cmp -s \"$tmp/orig\" \"$tmp/trans\"; then echo \"$1: both return the same $(wc -l <\"$tmp/orig\") rows\"; return 1; fi\n")
+		b.WriteString("\techo \"$1: the rewritten form returns other rows (< original, > rewritten):\"\n")
+		b.WriteString("\tdiff \"$tmp/orig\" \"$tmp/trans\" | grep '^[<>]' | head -n 10\n\treturn 0\n}\n")
+	case judgeDQE:
+		r := make([]string, 4)
+		for i, role := range j.roles {
+			r[i] = fuzz.ShellQuote(role)
+		}
+		b.WriteString("\n# dqe: the rows the SELECT returns, the rows the UPDATE marked and the rows the DELETE removed\n" +
+			"# (the rows before it less the rows after it) must be the same multiset.\njudge() {\n")
+		fmt.Fprintf(b, "\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/sel\"\n\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/upd\"\n", r[0], r[1])
+		fmt.Fprintf(b, "\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/all\"\n\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/rem\"\n", r[2], r[3])
+		b.WriteString("\tLC_ALL=C comm -23 \"$tmp/all\" \"$tmp/rem\" >\"$tmp/del\"\n\tlocal res=1\n")
+		b.WriteString("\tif ! cmp -s \"$tmp/sel\" \"$tmp/upd\"; then echo \"$1: the UPDATE marked other rows than the SELECT returns (< SELECT, > UPDATE):\"; " +
+			"diff \"$tmp/sel\" \"$tmp/upd\" | grep '^[<>]' | head -n 10; res=0; fi\n")
+		b.WriteString("\tif ! cmp -s \"$tmp/sel\" \"$tmp/del\"; then echo \"$1: the DELETE removed other rows than the SELECT returns (< SELECT, > DELETE):\"; " +
+			"diff \"$tmp/sel\" \"$tmp/del\" | grep '^[<>]' | head -n 10; res=0; fi\n")
+		b.WriteString("\t[ \"$res\" = 1 ] && echo \"$1: the SELECT, the UPDATE and the DELETE touch the same $(wc -l <\"$tmp/sel\") rows\"\n\treturn $res\n}\n")
+	case judgePQS:
+		b.WriteString("\n# pqs: while the pivot row exists (the pivot query returns it), the containment query must return\n# it too.\njudge() {\n")
+		fmt.Fprintf(b, "\tif [ -z \"$(sec \"$1\" %s)\" ]; then echo \"$1: the pivot row is not in the tables: the case does not test it\"; return 2; fi\n", fuzz.ShellQuote(j.roles[0]))
+		fmt.Fprintf(b, "\tif [ -n \"$(sec \"$1\" %s)\" ]; then echo \"$1: the rectified query fetches the pivot row\"; return 1; fi\n", fuzz.ShellQuote(j.roles[1]))
+		b.WriteString("\techo \"$1: the rectified query misses the pivot row\"\n\treturn 0\n}\n")
 	case judgeAgg:
 		b.WriteString("\n# tlp-agg: the " + j.agg + " of the original query must be composed from the partitions' as the oracle\n" +
 			"# does; a sum that is not whole (float sums depend on the order of addition) is not judged here.\n")

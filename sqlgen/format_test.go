@@ -67,6 +67,20 @@ func TestReproJudgesSQLite(t *testing.T) {
 			"agg.null", "SELECT "+part+" FROM t0 WHERE ("+pred+") IS NULL")
 	}
 	missingColumn := reproCase(setup, nil, "tlp.orig", "SELECT c9 FROM t0")
+	eet := func(a, b, c, d string) *fuzz.Case {
+		return reproCase(setup, nil, a, "SELECT c0, c1 FROM t0 WHERE "+pred, b, c+" "+d)
+	}
+	dqeSetup := []string{"CREATE TABLE t0 (c0, c1, mark DEFAULT 0)", "INSERT INTO t0(c0, c1) VALUES (1, 'a'), (2, 'b'), (NULL, 'c'), (2, 'b'), (5, 'A')"}
+	dqe := func(update, del string) *fuzz.Case {
+		return reproCase(dqeSetup, nil, RoleDQESelect, "SELECT c0, c1 FROM t0 WHERE "+pred, RoleDQEAll, "SELECT c0, c1 FROM t0",
+			RoleDQEUBegin, "BEGIN", RoleDQEUpdate, "UPDATE t0 SET mark = 1 WHERE "+update, RoleDQEUpdated, "SELECT c0, c1 FROM t0 WHERE mark = 1",
+			RoleDQEURollback, "ROLLBACK", RoleDQEDBegin, "BEGIN", RoleDQEDelete, "DELETE FROM t0 WHERE "+del,
+			RoleDQERemaining, "SELECT c0, c1 FROM t0", RoleDQEDRollback, "ROLLBACK")
+	}
+	pqs := func(pivot, where string) *fuzz.Case {
+		return reproCase(setup, nil, RolePQSFetch, "SELECT c0, c1 FROM t0", RolePQSPivot, "SELECT "+pivot+" INTERSECT SELECT c0, c1 FROM t0",
+			RolePQSContains, "SELECT "+pivot+" INTERSECT SELECT * FROM (SELECT c0, c1 FROM t0 WHERE "+where+")")
+	}
 	tests := []struct {
 		name   string
 		c      *fuzz.Case
@@ -104,6 +118,23 @@ func TestReproJudgesSQLite(t *testing.T) {
 		{"tlp-agg avg differs", agg("AVG", "c0", "SELECT 7", ""), fuzz.ReproInfo{Oracle: "tlp-agg", Kind: fuzz.KindWrongResult}, nil, 0, ""},
 		{"tlp-agg: a partition returns no row", agg("COUNT", "c0", "", " GROUP BY c1 HAVING 0"),
 			fuzz.ReproInfo{Oracle: "tlp-agg", Kind: fuzz.KindWrongResult}, nil, 0, "agg.p returned 0 rows"},
+		{"eet holds", eet(RoleEETOrig, RoleEETTrans, "SELECT c0, c1 FROM t0 WHERE", "NOT NOT "+pred),
+			fuzz.ReproInfo{Oracle: "eet", Kind: fuzz.KindWrongResult}, nil, 1, "both return the same 3 rows"},
+		{"eet: the rewritten query drops a row", eet(RoleEETOrig, RoleEETTrans, "SELECT c0, c1 FROM t0 WHERE", pred+" AND c1 <> 'A'"),
+			fuzz.ReproInfo{Oracle: "eet", Kind: fuzz.KindWrongResult}, nil, 0, "< 5|'A'"},
+		{"eet dml: the post-states differ", eet(RoleEETDMLPost, RoleEETDMLTPost, "SELECT c0, c1 FROM t0 WHERE", "c0 > 2"),
+			fuzz.ReproInfo{Oracle: "eet", Kind: fuzz.KindWrongResult}, nil, 0, "the rewritten form returns other rows"},
+		{"dqe holds", dqe(pred, pred), fuzz.ReproInfo{Oracle: "dqe", Kind: fuzz.KindWrongResult}, nil, 1,
+			"the SELECT, the UPDATE and the DELETE touch the same 3 rows"},
+		{"dqe: the UPDATE touches a row too few", dqe(pred+" AND c0 <> 5", pred), fuzz.ReproInfo{Oracle: "dqe", Kind: fuzz.KindWrongResult},
+			nil, 0, "the UPDATE marked other rows"},
+		{"dqe: the DELETE removes a row too many", dqe(pred, pred+" OR c0 IS NULL"), fuzz.ReproInfo{Oracle: "dqe", Kind: fuzz.KindWrongResult},
+			nil, 0, "> NULL|'c'"},
+		{"pqs holds", pqs("2, 'b'", "c0 > 1"), fuzz.ReproInfo{Oracle: "pqs", Kind: fuzz.KindWrongResult}, nil, 1, "fetches the pivot row"},
+		{"pqs: the pivot row is missed", pqs("2, 'b'", "c0 > 2"), fuzz.ReproInfo{Oracle: "pqs", Kind: fuzz.KindWrongResult}, nil, 0,
+			"misses the pivot row"},
+		{"pqs: no pivot row", pqs("9, 'z'", "c0 > 1"), fuzz.ReproInfo{Oracle: "pqs", Kind: fuzz.KindWrongResult}, nil, 2,
+			"the pivot row is not in the tables"},
 		{"error message is back", missingColumn, fuzz.ReproInfo{Oracle: "error", Kind: fuzz.KindUnexpectedError,
 			Actual: "SQLITE_ERROR: no such column: c9 (in the query)"}, nil, 0, "the error is back"},
 		{"error message is gone", reproCase(setup, nil, "tlp.orig", "SELECT c0 FROM t0"), fuzz.ReproInfo{Oracle: "error",
@@ -231,7 +262,7 @@ func TestReproRecordedFindings(t *testing.T) {
 			continue // another engine, or a crash of the shared server
 		}
 		if j := sqlJudgeFor(c, in); j.why != "" {
-			continue // repro.sh cannot judge it (dqe, eet): polyfuzz replay does
+			continue // repro.sh cannot judge it: polyfuzz replay does
 		}
 		ran++
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -243,6 +274,9 @@ func TestReproRecordedFindings(t *testing.T) {
 			// The same case with the predicate made constant: every partition and count agrees.
 			fixed := c.Clone()
 			pred := c.Params["pred"]
+			if in.Oracle == OracleDQE {
+				pred = c.Params[ParamDMLPred] // the predicate of the SELECT, the UPDATE and the DELETE
+			}
 			if pred == "" {
 				t.Fatal("the case has no predicate")
 			}

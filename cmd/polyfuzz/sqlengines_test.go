@@ -18,6 +18,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/campaign"
 	"github.com/polyfuzz/polyfuzz/domain/sqldom"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/duckdblib"
 	"github.com/polyfuzz/polyfuzz/targets/rowserver"
 )
 
@@ -63,18 +64,21 @@ var logicOracles = sqldom.Domain.DefaultOracles[:6]
 // finding is a wrong result, hit several times, reduced to a handful of statements, and its
 // replay on the real engine regenerates the case and reproduces. Engines with real bugs of their
 // own (Turso, DataFusion: docs/sql.md) give other titles too: the fault's finding of each oracle
-// is the one with the most hits. Every engine of the SQL table has a row.
+// is the one with the most hits. Every engine of the SQL table has a row; DuckDB has a second one
+// for the library of an older release (duckdb=lib:, targets/duckdblib).
 func TestOraclesFireOnEveryEngine(t *testing.T) {
 	seed := fmt.Sprint(testenv.Seed(t))
 	cases := []struct {
 		name  string
 		tests int
 		args  []string // more flags
+		lib   string   // the engine's library (NAME=lib:PATH), "" for its default build
 	}{
-		{"sqlite", 1000, nil}, {"duckdb", 600, nil}, {"postgres", 1000, nil}, {"mariadb", 1000, nil}, {"mysql", 1000, nil},
-		{"turso", 600, nil}, {"datafusion", 150, nil},
+		{"sqlite", 1000, nil, ""}, {"duckdb", 600, nil, ""}, {"duckdb", 600, nil, duckdblib.TestLib()},
+		{"postgres", 1000, nil, ""}, {"mariadb", 1000, nil, ""}, {"mysql", 1000, nil, ""},
+		{"turso", 600, nil, ""}, {"datafusion", 150, nil, ""},
 		// Small databases keep chDB's campaign and reductions short.
-		{"clickhouse", 30, []string{"--queries-per-db", "15", "--max-tables", "2", "--max-inserts", "4", "--timeout", "20s"}},
+		{"clickhouse", 30, []string{"--queries-per-db", "15", "--max-tables", "2", "--max-inserts", "4", "--timeout", "20s"}, ""},
 	}
 	rows := map[string]bool{}
 	for _, c := range cases {
@@ -86,8 +90,18 @@ func TestOraclesFireOnEveryEngine(t *testing.T) {
 		}
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+		label := tc.name
+		if tc.lib != "" {
+			label += "=lib"
+		}
+		t.Run(label, func(t *testing.T) {
 			arg := engineArg(t, tc.name)
+			if tc.lib != "" {
+				if _, err := os.Stat(tc.lib); err != nil {
+					testenv.Missing(t, tc.lib+" is missing: run scripts/duckdblib.sh")
+				}
+				arg = tc.name + "=lib:" + tc.lib
+			}
 			out := t.TempDir()
 			args := append([]string{"sql", "--dbms", arg, "--seed", seed, "-j", "2", "--quiet", "--out", out,
 				"--fault", `drop-row:^SELECT .* (WHERE|HAVING) `, "--reduce-time", "1m"}, tc.args...)

@@ -18,6 +18,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/targets/chdb"
 	"github.com/polyfuzz/polyfuzz/targets/datafusion"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
+	"github.com/polyfuzz/polyfuzz/targets/duckdblib"
 	"github.com/polyfuzz/polyfuzz/targets/duckdbpy"
 	"github.com/polyfuzz/polyfuzz/targets/mysql"
 	"github.com/polyfuzz/polyfuzz/targets/postgres"
@@ -82,12 +83,17 @@ var engines = []engine{
 	}, Lib: "a SQLite library of any build (a distribution's libsqlite3.so.0, a trunk build's .so), run through " +
 		"its C API by python3 (--dbms sqlite=lib:/lib/x86_64-linux-gnu/libsqlite3.so.0)"}},
 	{dialect: "duckdb", Engine: domain.Engine{Name: "duckdb", InProcess: true, Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+		if s.Lib != "" {
+			return duckdblib.Open(duckdblib.Options{Lib: s.Lib, Timeout: s.Timeout})
+		}
 		if s.Version != "" {
 			return duckdbpy.Open(duckdbpy.Options{Version: s.Version, Timeout: s.Timeout})
 		}
 		return duckdb.Open(duckdb.Options{Timeout: s.Timeout})
 	}, Versions: "any duckdb wheel on PyPI from " + duckdbpy.Oldest + " (duckdb@0.8.1 is duckdb==0.8.1), run by python3 " +
-		"after polyfuzz bench install duckdb==0.8.1"}},
+		"after polyfuzz bench install duckdb==0.8.1",
+		Lib: "a DuckDB library of any build (a release's or a developer's libduckdb.so), run through its C API by python3 " +
+			"(--dbms duckdb=lib:/path/libduckdb.so)"}},
 	// Turso runs in a Python process of its own: a panic there is a crash finding.
 	{dialect: "turso", Engine: domain.Engine{Name: "turso", Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
 		return turso.Open(turso.Options{Timeout: s.Timeout})

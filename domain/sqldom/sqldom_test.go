@@ -10,6 +10,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
+	"github.com/polyfuzz/polyfuzz/targets/duckdblib"
 	"github.com/polyfuzz/polyfuzz/targets/duckdbpy"
 	"github.com/polyfuzz/polyfuzz/targets/pypi"
 	"github.com/polyfuzz/polyfuzz/targets/sqlite"
@@ -66,6 +67,7 @@ func TestProbe(t *testing.T) {
 		{"stored", domain.Spec{Engine: "sqlite"}, true, "sqlgen{dialect=sqlite}", ""},
 		{"duckdb embedded", domain.Spec{Engine: "duckdb"}, false, "", strings.TrimPrefix(duckdbVersion(t), "v")},
 		{"duckdb wheel", domain.Spec{Engine: "duckdb", Version: "0.8.1"}, false, "", "0.8.1"},
+		{"duckdb library", domain.Spec{Engine: "duckdb", Lib: duckdblib.TestLib()}, false, "", duckdblib.TestLibVersion},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +76,7 @@ func TestProbe(t *testing.T) {
 			}
 			if tc.spec.Lib != "" {
 				if _, err := os.Stat(tc.spec.Lib); err != nil {
-					testenv.Missing(t, tc.spec.Lib+" is missing: install the Debian package libsqlite3-0")
+					testenv.Missing(t, tc.spec.Lib+" is missing: install the Debian package libsqlite3-0, run scripts/duckdblib.sh")
 				}
 			}
 			s := &domain.Settings{Engines: []domain.Spec{tc.spec}, Oracles: []string{"norec"}, Gen: tc.gen, Replay: tc.replay}

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,7 +93,7 @@ func (t *Target) open() error {
 		return fmt.Errorf("duckdb: connect to the in-memory database: %w", err)
 	}
 	t.connector, t.conn, t.query = c, conn, conn.(driver.QueryerContext)
-	if err := t.execInternal("ATTACH ':memory:' AS " + idleDB); err != nil {
+	if err := t.execInternal(AttachIdle); err != nil {
 		t.shut()
 		return fmt.Errorf("duckdb: attach %s: %w", idleDB, err)
 	}
@@ -103,8 +104,13 @@ func (t *Target) open() error {
 // idleDB is the empty database the session uses while Reset swaps the default database.
 const idleDB = "polyfuzz_idle"
 
-// swap replaces the default database by an empty one of the same name.
-const swap = "USE " + idleDB + "; DETACH memory; ATTACH ':memory:' AS memory; USE memory"
+// AttachIdle attaches the empty database that Swap uses; a new instance runs it once.
+const AttachIdle = "ATTACH ':memory:' AS " + idleDB
+
+// Swap replaces the default database by an empty one of the same name, a fraction of a
+// millisecond where a new instance takes milliseconds; it undoes what a statement that does not
+// touch the session ([TouchesSession]) did.
+const Swap = "USE " + idleDB + "; DETACH memory; ATTACH ':memory:' AS memory; USE memory"
 
 func (t *Target) execInternal(q string) error {
 	rs, err := t.query.QueryContext(context.Background(), q, nil)
@@ -152,7 +158,7 @@ func (t *Target) Reset(ctx context.Context) error {
 	if t.closed {
 		return errClosed
 	}
-	if t.crashed == "" && !t.dirty && t.conn != nil && t.execInternal(swap) == nil {
+	if t.crashed == "" && !t.dirty && t.conn != nil && t.execInternal(Swap) == nil {
 		return nil
 	}
 	t.shut()
@@ -170,10 +176,10 @@ var cleanFirstWords = map[string]bool{
 	"ROLLBACK": true, "ABORT": true, "MERGE": true, "UPSERT": true, "CHECKPOINT": true,
 }
 
-// touchesSession reports whether stmt may change the session beyond the default database: a
+// TouchesSession reports whether stmt may change the session beyond the default database: a
 // statement (of those separated by semicolons) whose first keyword is not in cleanFirstWords, or
 // that mentions TEMP or TEMPORARY. It errs on the side of true.
-func touchesSession(stmt string) bool {
+func TouchesSession(stmt string) bool {
 	for _, seg := range strings.Split(stmt, ";") {
 		words := strings.FieldsFunc(seg, func(r rune) bool {
 			return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '/' || r == '*')
@@ -215,7 +221,7 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if t.crashed != "" {
 		return &fuzz.Result{Status: fuzz.StatusCrash, Code: "Fatal", Err: t.crashed}, nil
 	}
-	if !t.dirty && touchesSession(stmt) {
+	if !t.dirty && TouchesSession(stmt) {
 		t.dirty = true
 	}
 	qctx, cancel := sqlexec.Context(ctx, t.opts.Timeout, 0)
@@ -271,6 +277,43 @@ func ErrorCode(e *duckdb.Error) (code, msg string) {
 	}
 	return "Type" + strconv.Itoa(int(e.Type)), msg
 }
+
+// ErrorOf reads an error message of DuckDB's C API ("Binder Error: ...") as the binding reads
+// one: its type from the prefix before ": ", ErrorTypeInvalid when the prefix names no type. It
+// is for targets that drive the C API another way (targets/duckdblib), so that their errors carry
+// the codes of this target.
+func ErrorOf(msg string) *duckdb.Error {
+	t := duckdb.ErrorTypeInvalid
+	if prefix, _, ok := strings.Cut(msg, ": "); ok {
+		if pt, ok := prefixTypes[prefix]; ok {
+			t = pt
+		}
+	}
+	return &duckdb.Error{Type: t, Msg: msg}
+}
+
+// prefixTypes are the error types by the prefix of their messages: the type's name and " Error",
+// except where DuckDB writes another name.
+var prefixTypes = func() map[string]duckdb.ErrorType {
+	m := map[string]duckdb.ErrorType{
+		"Error": duckdb.ErrorTypeUnknownType, "Decimal Error": duckdb.ErrorTypeDecimal,
+		"Invalid type Error": duckdb.ErrorTypeInvalidType, "TransactionContext Error": duckdb.ErrorTypeTransaction,
+		"Not implemented Error": duckdb.ErrorTypeNotImplemented, "NullPointer Error": duckdb.ErrorTypeNullPointer,
+		"INTERRUPT Error": duckdb.ErrorTypeInterrupt, "FATAL Error": duckdb.ErrorTypeFatal,
+		"INTERNAL Error": duckdb.ErrorTypeInternal, "Extension Autoloading Error": duckdb.ErrorTypeAutoLoad,
+	}
+	for t, name := range errorNames {
+		if _, ok := m[name+" Error"]; !ok && !slices.Contains(renamed, t) {
+			m[name+" Error"] = t
+		}
+	}
+	return m
+}()
+
+// renamed are the types whose messages carry another prefix than their name.
+var renamed = []duckdb.ErrorType{duckdb.ErrorTypeUnknownType, duckdb.ErrorTypeInvalidType, duckdb.ErrorTypeTransaction,
+	duckdb.ErrorTypeNotImplemented, duckdb.ErrorTypeNullPointer, duckdb.ErrorTypeInterrupt, duckdb.ErrorTypeFatal,
+	duckdb.ErrorTypeInternal, duckdb.ErrorTypeAutoLoad}
 
 var errorNames = map[duckdb.ErrorType]string{
 	duckdb.ErrorTypeInvalid: "Invalid", duckdb.ErrorTypeOutOfRange: "Out of Range",

@@ -105,8 +105,8 @@ func TestTouchesSession(t *testing.T) {
 		{"LOAD icu", true},
 	}
 	for _, tc := range tests {
-		if got := touchesSession(tc.stmt); got != tc.want {
-			t.Errorf("touchesSession(%q) = %v, want %v", tc.stmt, got, tc.want)
+		if got := TouchesSession(tc.stmt); got != tc.want {
+			t.Errorf("TouchesSession(%q) = %v, want %v", tc.stmt, got, tc.want)
 		}
 	}
 }

@@ -33,9 +33,7 @@ package sqlitelib
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -47,9 +45,6 @@ import (
 
 //go:embed server.py
 var serverSource string
-
-// grace is how long past its timeout a statement may run before its process is killed.
-const grace = 2 * time.Second
 
 // Options configure a target.
 type Options struct {
@@ -64,47 +59,20 @@ type Options struct {
 // Target is SQLite of one library file in a Python process. It is a fuzz.Target used by one
 // goroutine.
 type Target struct {
-	s       *rowserver.Server
-	lib     string
-	timeout time.Duration
+	l *rowserver.Lib
 }
 
 var _ fuzz.Target = (*Target)(nil)
 
-// refused starts the server's line for a library it will not run.
-const refused = "polyfuzz-sqlite-refused "
-
 // Open starts the server of the library o.Lib. A missing file or one that is not a SQLite library
 // is an error that says so.
 func Open(o Options) (*Target, error) {
-	if o.Lib == "" {
-		return nil, errors.New("sqlite lib: no library given: write --dbms sqlite=lib:/path/libsqlite3.so")
-	}
-	st, err := os.Stat(o.Lib)
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("sqlite lib: %w: give the path of a SQLite library (libsqlite3.so)", err)
-	case st.IsDir():
-		return nil, fmt.Errorf("sqlite lib: %s is a directory: give the path of a SQLite library (libsqlite3.so)", o.Lib)
-	}
-	src := "LIB = " + strconv.Quote(o.Lib) + "\nTIMEOUT = " + strconv.FormatFloat(o.Timeout.Seconds(), 'g', -1, 64) + "\n" + serverSource
-	timeout := time.Duration(0)
-	if o.Timeout > 0 {
-		timeout = o.Timeout + grace
-	}
-	s, err := rowserver.StartPython(rowserver.PythonServer{Name: "sqlite", Module: "ctypes", Source: src,
-		Python: o.Python, Timeout: timeout, Fix: "a python3 with ctypes",
-		Refused: func(line string) error {
-			why, ok := strings.CutPrefix(line, refused)
-			if !ok {
-				return nil
-			}
-			return fmt.Errorf("sqlite lib: %s", strings.TrimSpace(why))
-		}})
+	l, err := rowserver.StartLib(rowserver.LibOptions{Name: "sqlite", File: "libsqlite3.so", Kind: "a SQLite library",
+		Path: o.Lib, Source: serverSource, Python: o.Python, Timeout: o.Timeout})
 	if err != nil {
 		return nil, err
 	}
-	return &Target{s: s, lib: o.Lib, timeout: o.Timeout}, nil
+	return &Target{l: l}, nil
 }
 
 // Name returns "sqlite".
@@ -112,48 +80,38 @@ func (t *Target) Name() string { return "sqlite" }
 
 // Version returns the library's release ("3.40.1").
 func (t *Target) Version() string {
-	v, _, _ := strings.Cut(t.s.Version(), " ")
+	v, _, _ := strings.Cut(t.l.Version(), " ")
 	return v
 }
 
 // SourceID returns the library's sqlite3_sourceid(): the date and check-in it was built from.
 func (t *Target) SourceID() string {
-	_, id, _ := strings.Cut(t.s.Version(), " ")
+	_, id, _ := strings.Cut(t.l.Version(), " ")
 	return id
 }
 
 // Lib returns the library's path.
-func (t *Target) Lib() string { return t.lib }
+func (t *Target) Lib() string { return t.l.Path() }
 
 // Starts counts the Python processes started.
-func (t *Target) Starts() int { return t.s.Starts }
+func (t *Target) Starts() int { return t.l.Starts }
 
 // Reset replaces the database by an empty one, starting a new process when none runs.
-func (t *Target) Reset(ctx context.Context) error {
-	return t.s.ResetWith(ctx, rowserver.ResetProgram)
-}
+func (t *Target) Reset(ctx context.Context) error { return t.l.Reset(ctx) }
 
 // Exec runs one statement (or several; the last one's rows are the answer).
 func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
-	res, err := t.s.ExecRows(ctx, stmt, rowserver.Canonical)
-	if err != nil || res == nil {
+	res, err := t.l.Exec(ctx, stmt)
+	if err != nil || res == nil || res.Status != fuzz.StatusEngineError {
 		return res, err
 	}
-	switch res.Status {
-	case fuzz.StatusEngineError:
-		if res.Code == "timeout" {
-			return &fuzz.Result{Status: fuzz.StatusTimeout, Err: fmt.Sprintf("statement ran over %s", t.timeout)}, nil
-		}
-		n, err := strconv.Atoi(res.Code)
-		if err != nil {
-			return nil, fmt.Errorf("sqlite lib: bad result code %q from the server", res.Code)
-		}
-		res.Code = sqlite.CodeName(n)
-	case fuzz.StatusTimeout:
-		res.Err = fmt.Sprintf("statement ran over %s and was not interrupted", t.timeout)
+	n, err := strconv.Atoi(res.Code)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite lib: bad result code %q from the server", res.Code)
 	}
+	res.Code = sqlite.CodeName(n)
 	return res, nil
 }
 
 // Close stops the process.
-func (t *Target) Close() error { return t.s.Close() }
+func (t *Target) Close() error { return t.l.Close() }

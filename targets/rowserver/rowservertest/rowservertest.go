@@ -1,5 +1,5 @@
 // Package rowservertest holds what the tests of the SQL targets that run on a Python row server
-// (package rowserver: datafusion, chdb, turso, duckdbpy, sqlitelib) share, on top of package
+// (package rowserver: datafusion, chdb, turso, duckdbpy, sqlitelib, duckdblib) share, on top of package
 // sqltest: table-driven checks of canonical values, of statements and their errors, of Reset, of
 // a server killed in the middle of a statement, and of a missing Python module. Each target's
 // test calls them with its own tables.
