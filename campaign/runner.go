@@ -403,8 +403,8 @@ func (w *worker) loop(ctx context.Context, next *atomic.Uint64, perSetup int) er
 			for _, n := range v.Notes {
 				notes[o.Name()+": "+n]++
 			}
-			if v.Checked && o.Name() != "error" {
-				checks++
+			if o.Name() != "error" {
+				checks += int64(v.Made())
 			}
 			if v.Finding != nil {
 				flush()

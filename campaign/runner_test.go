@@ -61,8 +61,11 @@ func (t *fakeTarget) Exec(_ context.Context, stmt string) (*fuzz.Result, error) 
 }
 
 // fakeOracle reports a finding for every case whose seed is a multiple of every, and a crash for
-// crashed results.
-type fakeOracle struct{ every uint64 }
+// crashed results; each case makes checks checks (0: one).
+type fakeOracle struct {
+	every  uint64
+	checks int
+}
 
 func (fakeOracle) Name() string { return "fake" }
 func (o fakeOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
@@ -76,7 +79,22 @@ func (o fakeOracle) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{Title: "fake: fake: bad", Kind: fuzz.KindWrongResult,
 			Oracle: "fake", Expected: "good", Actual: "bad", Case: c, Runs: runs}}
 	}
-	return fuzz.Verdict{Checked: true}
+	return fuzz.Verdict{Checked: true, Checks: o.checks}
+}
+
+// TestRunCountsChecks checks that a case of several checks counts each.
+func TestRunCountsChecks(t *testing.T) {
+	for _, checks := range []int{0, 1, 3} {
+		cfg, _ := newConfig(t, 4, fakeOracle{checks: checks}, nil)
+		cfg.Tests = 12
+		sum, err := Run(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(12 * max(checks, 1)); sum.Totals.Checks != want || sum.Totals.Tests != 12 {
+			t.Errorf("checks=%d: totals %+v, want %d checks of 12 tests", checks, sum.Totals, want)
+		}
+	}
 }
 
 func newConfig(t *testing.T, perSetup int, o fakeOracle, panics func(string) bool) (Config, *[]string) {

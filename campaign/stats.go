@@ -9,7 +9,8 @@ import (
 type Sample struct {
 	Time    time.Time `json:"time"`
 	Elapsed float64   `json:"elapsed_s"`
-	// Tests is how many cases ran; Checks how many oracle checks were made; Statements how many
+	// Tests is how many cases ran; Checks how many oracle checks were made (a case may make several:
+	// fuzz.Verdict.Checks); Statements how many
 	// statements were sent to targets, and Valid how many of them the engine answered without error.
 	Tests      int64 `json:"tests"`
 	Checks     int64 `json:"checks"`

@@ -255,12 +255,23 @@ type Verdict struct {
 	Skip string
 	// Checked is true when the relation was actually tested.
 	Checked bool
+	// Checks is how many checks a checked verdict made when the case holds several (see
+	// [CheckRole]); 0 means one. The checks a case could not make are in Skip or Partial.
+	Checks int
 	// Partial lists why parts of a made check were left out (an engine of several that could not
 	// answer); each reason is counted like a skip.
 	Partial []string
 	// Notes are observations to count that are neither skips nor findings (a query that returned
 	// no rows on the reference); a campaign's stats report how often each one was made.
 	Notes []string
+}
+
+// Made returns how many checks v counts: 0 when it was not checked, else Checks or at least 1.
+func (v Verdict) Made() int {
+	if !v.Checked {
+		return 0
+	}
+	return max(v.Checks, 1)
 }
 
 // Kind classifies a finding.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -71,6 +72,34 @@ func (l *Layout) Sub(parts ...string) *Layout {
 		l.Role(p)
 	}
 	return NewLayout(l.family, parts...)
+}
+
+// checkSep separates a role from the index of the check it belongs to in a case that holds
+// several checks of one layout: "tlp.notp#2".
+const checkSep = "#"
+
+// CheckRole returns the role of a query of check k of a case that makes several checks of one
+// layout: role itself for k = 0 (so that a case of one check has the plain roles), and role
+// followed by "#k" otherwise. Queries that every check shares keep the plain role.
+func CheckRole(role string, k int) string {
+	if k == 0 {
+		return role
+	}
+	return role + checkSep + strconv.Itoa(k)
+}
+
+// SplitCheck returns the plain role of a query and the index of its check (see [CheckRole]):
+// 0 for a plain role.
+func SplitCheck(role string) (plain string, k int) {
+	plain, idx, ok := strings.Cut(role, checkSep)
+	if !ok {
+		return role, 0
+	}
+	k, err := strconv.Atoi(idx)
+	if err != nil || k < 1 {
+		return role, 0
+	}
+	return plain, k
 }
 
 // FamilyOf returns the family of a role: its text before the first ".", or the whole role when

@@ -111,3 +111,33 @@ func TestLayoutMistakes(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckRole(t *testing.T) {
+	tests := []struct {
+		role  string
+		k     int
+		want  string
+		plain string // what SplitCheck gives back for want
+	}{
+		{"tlp.p", 0, "tlp.p", "tlp.p"},
+		{"tlp.p", 1, "tlp.p#1", "tlp.p"},
+		{"norec.opt-count", 12, "norec.opt-count#12", "norec.opt-count"},
+	}
+	for _, tc := range tests {
+		got := CheckRole(tc.role, tc.k)
+		if got != tc.want {
+			t.Errorf("CheckRole(%q, %d) = %q, want %q", tc.role, tc.k, got, tc.want)
+		}
+		if plain, k := SplitCheck(got); plain != tc.plain || k != tc.k {
+			t.Errorf("SplitCheck(%q) = %q, %d, want %q, %d", got, plain, k, tc.plain, tc.k)
+		}
+		if FamilyOf(got) != FamilyOf(tc.role) {
+			t.Errorf("FamilyOf(%q) = %q, want %q", got, FamilyOf(got), FamilyOf(tc.role))
+		}
+	}
+	for _, bad := range []string{"tlp.p#", "tlp.p#0", "tlp.p#x", "tlp.p#-1"} {
+		if plain, k := SplitCheck(bad); plain != bad || k != 0 {
+			t.Errorf("SplitCheck(%q) = %q, %d, want the role itself and 0", bad, plain, k)
+		}
+	}
+}

@@ -30,6 +30,8 @@ type Field struct {
 	none   bool // v is an IntOrNone
 	// omitFalse leaves a false Boolean out of the text (a [Flag]).
 	omitFalse bool
+	// omitInt, when set, is the value of an [IntOmit] field that the text leaves out.
+	omitInt *int
 }
 
 // choice is a [Choice] field; what names its value in errors.
@@ -60,6 +62,13 @@ func Span(key string, p *Range, lo, hi int) Field {
 // Int is a field holding an integer within lo..hi.
 func Int(key string, p *int, lo, hi int) Field {
 	return Field{Key: key, v: p, lo: lo, hi: hi}
+}
+
+// IntOmit is an integer field within lo..hi that the text leaves out when it equals absent, and
+// that a text without its key reads as absent (whatever the defaults it is parsed over): adding
+// one to a generator leaves the options stored before it, and what they mean, unchanged.
+func IntOmit(key string, p *int, lo, hi, absent int) Field {
+	return Field{Key: key, v: p, lo: lo, hi: hi, omitInt: &absent}
 }
 
 // IntOrNone is a field holding a count within 0..hi in options where a zero field takes its
@@ -291,6 +300,9 @@ func (f Form) String() string {
 		if p, ok := f.Fields[i].v.(*bool); ok && f.Fields[i].omitFalse && !*p {
 			continue
 		}
+		if p, ok := f.Fields[i].v.(*int); ok && f.Fields[i].omitInt != nil && *p == *f.Fields[i].omitInt {
+			continue
+		}
 		if len(b) > start {
 			b = append(b, ' ')
 		}
@@ -302,7 +314,8 @@ func (f Form) String() string {
 	return string(b)
 }
 
-// Parse reads s into the fields; keys left out keep their values. Unknown and repeated keys and
+// Parse reads s into the fields; keys left out keep their values, but an [IntOmit] field left
+// out reads as its absent value. Unknown and repeated keys and
 // malformed values are errors. It does not check bounds and choices: see Check.
 func (f Form) Parse(s string) error {
 	body, ok := strings.CutPrefix(strings.TrimSpace(s), f.Name+"{")
@@ -311,6 +324,11 @@ func (f Form) Parse(s string) error {
 	}
 	if !ok {
 		return fmt.Errorf("%s %q: want %s{key=value ...}", f.Prefix, s, f.Name)
+	}
+	for i := range f.Fields {
+		if p, ok := f.Fields[i].v.(*int); ok && f.Fields[i].omitInt != nil {
+			*p = *f.Fields[i].omitInt
+		}
 	}
 	seen := map[string]bool{}
 	for _, kv := range strings.Fields(body) {

@@ -22,10 +22,11 @@ type toy struct {
 	word  string
 	items []item
 	free  string // empty: left out when printed
+	k     int    // 1: left out when printed, and when the text leaves it out
 }
 
 func defaultToy() toy {
-	return toy{r: Range{Min: 1, Max: 2}, n: 3, none: 4, word: "p", items: []item{0}}
+	return toy{r: Range{Min: 1, Max: 2}, n: 3, none: 4, word: "p", items: []item{0}, k: 4}
 }
 
 func (t *toy) form() Form {
@@ -42,6 +43,7 @@ func (t *toy) form() Form {
 			}
 			return nil
 		}),
+		IntOmit("k", &t.k, 1, 8, 1),
 	}}
 }
 
@@ -60,7 +62,7 @@ func TestForm(t *testing.T) {
 		{"toy{b=maybe}", "", `toy: options: b="maybe": want true or false`},
 		{"toy{n}", "", `toy: options: "n" is not key=value; write n=VALUE`},
 		{"toy{n=1 n=2}", "", `toy: options: key "n" repeated; give it once`},
-		{"toy{m=1}", "", `toy: options: unknown key "m"; the keys are r, n, none, b, word, items, free`},
+		{"toy{m=1}", "", `toy: options: unknown key "m"; the keys are r, n, none, b, word, items, free, k`},
 		{"other{n=1}", "", `toy: options "other{n=1}": want toy{key=value ...}`},
 		{"toy{n=1", "", `toy: options "toy{n=1": want toy{key=value ...}`},
 		{"toy{r=5..4}", "", "toy: options: r=5..4: write r=MIN..MAX with MIN <= MAX"},
@@ -75,6 +77,9 @@ func TestForm(t *testing.T) {
 		{"toy{free=3.40+m}", "toy{r=1..2 n=3 none=4 b=false word=p items=a free=3.40+m}", ""},
 		{"toy{free=}", "toy{r=1..2 n=3 none=4 b=false word=p items=a}", ""},
 		{"toy{free=-x}", "", "toy: options: free=-x: want no leading -"},
+		{"toy{k=4}", "toy{r=1..2 n=3 none=4 b=false word=p items=a k=4}", ""},
+		{"toy{k=1}", "toy{r=1..2 n=3 none=4 b=false word=p items=a}", ""},
+		{"toy{k=9}", "", "toy: options: k=9 out of range; keep it within 1..8"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {
@@ -100,9 +105,9 @@ func TestRoundTrip(t *testing.T) {
 		o    toy
 	}{
 		{"defaults", defaultToy()},
-		{"bounds", toy{r: Range{Min: 0, Max: 10}, n: 5, none: 9, b: true, word: "q", items: []item{3, 2, 1, 0}}},
-		{"none", toy{r: Range{Min: 5, Max: 5}, n: 1, none: -1, word: "p", items: []item{2}}},
-		{"free word", toy{r: Range{Min: 5, Max: 5}, n: 1, none: 1, word: "p", items: []item{2}, free: "a+b"}},
+		{"bounds", toy{r: Range{Min: 0, Max: 10}, n: 5, none: 9, b: true, word: "q", items: []item{3, 2, 1, 0}, k: 8}},
+		{"none", toy{r: Range{Min: 5, Max: 5}, n: 1, none: -1, word: "p", items: []item{2}, k: 1}},
+		{"free word", toy{r: Range{Min: 5, Max: 5}, n: 1, none: 1, word: "p", items: []item{2}, free: "a+b", k: 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,22 +11,40 @@ import (
 // rows for which p IS TRUE, counted by an unoptimizable query that evaluates p on every row.
 //
 // Layout: [fuzz.NoREC]: "norec.opt-count" (one row, one count) or "norec.opt-rows" (rows to
-// count), and "norec.unopt" (one row holding the sum; NULL counts as zero).
+// count), and "norec.unopt" (one row holding the sum; NULL counts as zero). A case of several
+// checks holds check k's optimized query under fuzz.CheckRole(role, k), and one sum per check in
+// norec.unopt's row.
 type NoREC struct{}
 
 // Name returns "norec".
 func (NoREC) Name() string { return "norec" }
 
-// Check compares the counts on every run.
+// Check compares the counts on every run, for each check of the case: a case of several checks
+// holds one optimized query per check (fuzz.CheckRole) and one unoptimized query with a sum per
+// check, in the same order.
 func (o NoREC) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
+	ui := queryIndex(c, fuzz.NoREC.Role("unopt"))
+	if ui < 0 {
+		return fuzz.Verdict{Skip: "no-layout"}
+	}
+	n := checkCount(c, fuzz.NoREC)
+	var m checks
+	for k := range n {
+		m.add(o.check(c, runs, k, n, ui))
+	}
+	return m.verdict()
+}
+
+// check compares the optimized query of check k with the k-th sum of the unoptimized query at
+// ui, which holds n sums.
+func (o NoREC) check(c *fuzz.Case, runs []fuzz.Run, k, n, ui int) fuzz.Verdict {
 	unoptRole := fuzz.NoREC.Role("unopt")
-	ui := queryIndex(c, unoptRole)
-	oi := queryIndex(c, fuzz.NoREC.Role("opt-count"))
+	oi := queryIndex(c, fuzz.CheckRole(fuzz.NoREC.Role("opt-count"), k))
 	countForm := oi >= 0
 	if !countForm {
-		oi = queryIndex(c, fuzz.NoREC.Role("opt-rows"))
+		oi = queryIndex(c, fuzz.CheckRole(fuzz.NoREC.Role("opt-rows"), k))
 	}
-	if oi < 0 || ui < 0 {
+	if oi < 0 {
 		return fuzz.Verdict{Skip: "no-layout"}
 	}
 	for ri := range runs {
@@ -47,10 +65,10 @@ func (o NoREC) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		} else {
 			got = int64(len(opt.Rows))
 		}
-		if len(unopt.Rows) != 1 || len(unopt.Rows[0]) != 1 {
+		if len(unopt.Rows) != 1 || len(unopt.Rows[0]) != n {
 			return o.malformed(c, runs, run.Target, "sum query did not return one value")
 		}
-		want, ok := fuzz.Count(unopt.Rows[0][0])
+		want, ok := fuzz.Count(unopt.Rows[0][k])
 		if !ok {
 			return o.malformed(c, runs, run.Target, "sum query returned a non-count")
 		}

@@ -10,7 +10,8 @@ import (
 // Layout: [fuzz.PQS]: "pqs.fetch" (the rows the pivot was picked from), and the derived
 // "pqs.pivot" (the pivot's values INTERSECT the plain product of its tables: not empty while the
 // pivot exists, which keeps a reduced case meaningful) and "pqs.contains" (the expected values
-// INTERSECT the rectified query: empty when the pivot row is missing).
+// INTERSECT the rectified query: empty when the pivot row is missing). A case of several checks
+// holds one containment query per check, check k's under fuzz.CheckRole("pqs.contains", k).
 type PQS struct{}
 
 // Name returns "pqs".
@@ -35,6 +36,19 @@ func (PQS) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		// The evaluator was unsure of every expression drawn for a slot.
 		return fuzz.Verdict{Skip: "pqs-unknown"}
 	}
+	n := checkCount(c, fuzz.PQS)
+	var m checks
+	for k := range n {
+		m.add(pqsCheck(c, runs, pi, queryIndex(c, fuzz.CheckRole(fuzz.PQS.Role("contains"), k))))
+	}
+	return m.verdict()
+}
+
+// pqsCheck checks one containment query, at ci, against the pivot query at pi.
+func pqsCheck(c *fuzz.Case, runs []fuzz.Run, pi, ci int) fuzz.Verdict {
+	if ci < 0 {
+		return fuzz.Verdict{Skip: "no-layout"}
+	}
 	for ri := range runs {
 		run := &runs[ri]
 		if s := failedSkip(run, pi, ci); s != "" {
@@ -52,7 +66,7 @@ func (PQS) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			Oracle:   "pqs",
 			Expected: "the rectified query fetches the pivot row (pqs.pivot finds it in its tables)",
 			Actual:   "the containment query is empty",
-			Roles:    []string{fuzz.PQS.Role("fetch"), fuzz.PQS.Role("pivot"), fuzz.PQS.Role("contains")},
+			Roles:    []string{fuzz.PQS.Role("fetch"), fuzz.PQS.Role("pivot"), c.Queries[ci].Role},
 			Case:     c,
 			Runs:     runs,
 		}}

@@ -138,3 +138,53 @@ func failedSkip(run *fuzz.Run, idx ...int) string {
 	}
 	return ""
 }
+
+// checkCount returns how many checks of layout l case c holds: one more than the highest check
+// index (fuzz.CheckRole) among its queries of l, 1 when it has none.
+func checkCount(c *fuzz.Case, l *fuzz.Layout) int {
+	n := 1
+	for _, q := range c.Queries {
+		if plain, k := fuzz.SplitCheck(q.Role); k >= n && l.Has(plain) {
+			n = k + 1
+		}
+	}
+	return n
+}
+
+// checks gathers the verdicts of the checks of a case that makes several (Options.Checks of the
+// SQL generator) into the case's verdict: the checks made, the skipped ones' reasons, and the
+// first finding.
+type checks struct {
+	made  int
+	skips []string
+	found *fuzz.Finding
+}
+
+// add counts one check's verdict.
+func (m *checks) add(v fuzz.Verdict) {
+	if v.Skip != "" {
+		m.skips = append(m.skips, v.Skip)
+	}
+	m.skips = append(m.skips, v.Partial...)
+	m.made += v.Made()
+	if m.found == nil {
+		m.found = v.Finding
+	}
+}
+
+// verdict returns the case's verdict: checked when one check was made, with Checks set when
+// several were, the reasons of the skipped ones in Partial (in Skip, the first, when none was
+// made).
+func (m *checks) verdict() fuzz.Verdict {
+	if m.made == 0 && m.found == nil {
+		if len(m.skips) == 0 {
+			return fuzz.Verdict{Skip: "no-layout"}
+		}
+		return fuzz.Verdict{Skip: m.skips[0], Partial: m.skips[1:]}
+	}
+	v := fuzz.Verdict{Checked: true, Finding: m.found, Partial: m.skips}
+	if m.made > 1 {
+		v.Checks = m.made
+	}
+	return v
+}

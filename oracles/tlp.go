@@ -29,7 +29,8 @@ var TLPVariants = []string{"where", "having", "distinct", "groupby"}
 // "ambiguous-representative".
 //
 // Layout: [fuzz.TLPWhere] ("tlp.orig", "tlp.p", "tlp.notp", "tlp.null") for where,
-// [fuzz.TLPHaving], [fuzz.TLPDistinct] and [fuzz.TLPGroupBy] for the others.
+// [fuzz.TLPHaving], [fuzz.TLPDistinct] and [fuzz.TLPGroupBy] for the others; a case of several
+// checks shares the original query and holds check k's partitions under fuzz.CheckRole(role, k).
 type TLP struct {
 	// Variant is "" or "where", "having", "distinct" or "groupby".
 	Variant string
@@ -63,17 +64,40 @@ func (o TLP) Roles() []string {
 	return l.Roles()
 }
 
-// Check compares the original rows with the composition of the partitions on every run.
+// Check compares the original rows with the composition of the partitions on every run, for
+// each check of the case: a case of several checks holds one original query and each check's
+// partitions under fuzz.CheckRole(role, k).
 func (o TLP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 	v := o.variant()
 	if !slices.Contains(TLPVariants, v) {
 		return fuzz.Verdict{Skip: "unknown-variant"}
 	}
 	roles := o.Roles()
-	at, ok := layout(c, roles)
-	if !ok {
-		return fuzz.Verdict{Skip: "no-layout"}
+	n := checkCount(c, tlpLayouts[v])
+	var m checks
+	for k := range n {
+		at, ok := layout(c, append(roles[:1:1], checkRoles(roles[1:], k)...))
+		if !ok {
+			m.add(fuzz.Verdict{Skip: "no-layout"})
+			continue
+		}
+		m.add(o.check(c, runs, at))
 	}
+	return m.verdict()
+}
+
+// checkRoles returns the roles of check k (fuzz.CheckRole).
+func checkRoles(roles []string, k int) []string {
+	out := make([]string, len(roles))
+	for i, r := range roles {
+		out[i] = fuzz.CheckRole(r, k)
+	}
+	return out
+}
+
+// check compares the original rows with the partitions of one check, at the query indices at.
+func (o TLP) check(c *fuzz.Case, runs []fuzz.Run, at []int) fuzz.Verdict {
+	v := o.variant()
 	set := v == "distinct" || v == "groupby"
 	skip := ""
 	for ri := range runs {
@@ -97,6 +121,10 @@ func (o TLP) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 				}
 				continue
 			}
+		}
+		roles := make([]string, len(at))
+		for i, j := range at {
+			roles[i] = c.Queries[j].Role
 		}
 		return fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{
 			Title:    fuzz.Title(o.Name(), run.Target, summary),

@@ -107,8 +107,9 @@ type dialect struct {
 	joins      []joinKind
 	nullsOrder bool // ORDER BY ... NULLS FIRST|LAST
 
-	// unopt renders the NoREC unoptimized query around the predicate and FROM clause.
-	unoptPre, unoptMid, unoptPost string
+	// unoptPre and unoptPost surround each predicate inside SUM(...) in the NoREC unoptimized
+	// query, making it 1 for true and 0 (or NULL) otherwise: SELECT SUM(pre p1 post), ... FROM f.
+	unoptPre, unoptPost string
 
 	expected string // the embedded expected-errors table
 
@@ -290,9 +291,8 @@ var sqliteDialect = &dialect{
 	},
 	nullsOrder: true,
 
-	unoptPre:  "SELECT SUM(count) FROM (SELECT (",
-	unoptMid:  ") IS TRUE AS count FROM ",
-	unoptPost: ")",
+	unoptPre:  "(",
+	unoptPost: ") IS TRUE",
 
 	expected:   expectedSQLite,
 	versioning: sqliteVersioning,

@@ -45,9 +45,8 @@ var clickhouseDialect = &dialect{
 	joins: []joinKind{{",", false}, {"JOIN", true}, {"INNER JOIN", true}, {"CROSS JOIN", false}, {"JOIN", true},
 		{"LEFT JOIN", true}, {"RIGHT JOIN", true}, {"FULL JOIN", true}, {"LEFT OUTER JOIN", true}},
 	nullsOrder: true,
-	unoptPre:   "SELECT SUM(count) FROM (SELECT CASE WHEN (",
-	unoptMid:   ") THEN 1 ELSE 0 END AS count FROM ",
-	unoptPost:  ") AS res",
+	unoptPre:   "CASE WHEN (",
+	unoptPost:  ") THEN 1 ELSE 0 END",
 	expected:   expectedClickHouse,
 	typed: &typedData{
 		colTypes: [tCount][]string{

@@ -23,9 +23,8 @@ var datafusionDialect = &dialect{
 	nullsOrder: true,
 	// Not CAST((p) IS TRUE AS ...): under SUM that form fails to plan on 55.2.0 (the physical IS
 	// TRUE says it may be NULL, the logical one not; apache/datafusion#24096).
-	unoptPre:  "SELECT SUM(count) FROM (SELECT CASE WHEN (",
-	unoptMid:  ") THEN 1 ELSE 0 END AS count FROM ",
-	unoptPost: ") AS res",
+	unoptPre:  "CASE WHEN (",
+	unoptPost: ") THEN 1 ELSE 0 END",
 	expected:  expectedDataFusion,
 	typed: &typedData{
 		colTypes: [tCount][]string{

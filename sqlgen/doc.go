@@ -21,13 +21,18 @@
 //	norec.opt-count  SELECT COUNT(*) FROM f WHERE p
 //	norec.opt-rows   SELECT * FROM f WHERE p [o]      (instead of opt-count, half the time;
 //	                                                   the client counts the rows)
-//	norec.unopt      SELECT SUM(count) FROM (SELECT (p) IS TRUE AS count FROM f)
+//	norec.unopt      SELECT SUM((p) IS TRUE) FROM f
 //	tlp.orig         SELECT * FROM f
 //	tlp.p            SELECT * FROM f WHERE p
 //	tlp.notp         SELECT * FROM f WHERE NOT (p)
 //	tlp.null         SELECT * FROM f WHERE (p) IS NULL
 //
-// where o, when present, is an ORDER BY clause recorded as Params["order"]. NoREC expects the
+// where o, when present, is an ORDER BY clause recorded as Params["order"]. With Options.Checks
+// = K > 1 (the default is 4) a case holds K predicates over f, the further ones in
+// Params["pred#k"], and makes K checks of NoREC and TLP-WHERE: check k's queries carry the roles
+// of fuzz.CheckRole ("norec.opt-count#2", "tlp.notp#2"; check 0 the plain roles), tlp.orig is
+// shared, and norec.unopt sums every predicate in one scan: SELECT SUM((p) IS TRUE), ...,
+// SUM((pK) IS TRUE) FROM f. The other layouts use the first predicate. NoREC expects the
 // count of norec.opt-* to equal the sum of norec.unopt (NULL meaning zero); TLP expects the
 // multiset of tlp.orig rows to equal the union of the other three. Every query but tlp.orig
 // contains p verbatim and every query contains f verbatim. Expressions are printed fully

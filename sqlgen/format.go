@@ -250,6 +250,9 @@ func sqlJudgeFor(c *fuzz.Case, in fuzz.ReproInfo) sqlJudge {
 	case fuzz.KindCrash, fuzz.KindHang, fuzz.KindUnexpectedError:
 		return sqlJudge{kind: judgeError, msg: in.ErrorMessage(nil)}
 	}
+	if slices.ContainsFunc(c.Queries, func(q fuzz.Query) bool { _, k := fuzz.SplitCheck(q.Role); return k > 0 }) {
+		return sqlJudge{why: "the case makes several checks (its reduced case, of one check, has a judge)"}
+	}
 	switch in.Oracle {
 	case OracleNoREC:
 		opt := RoleNoRECOptCount

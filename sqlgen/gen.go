@@ -107,6 +107,15 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	b.Grow(256)
 	g.predInto(r, &b, scope, types, g.o.MaxDepth)
 	p := pieces{pred: b.String(), from: from}
+	checks := 1
+	if g.norec || slices.Contains(g.fams, fuzz.TLPWhere) {
+		checks = g.o.Checks
+	}
+	for k := 1; k < checks; k++ {
+		b.Reset()
+		g.predInto(r, &b, scope, types, g.o.MaxDepth)
+		p.more = append(p.more, b.String())
+	}
 
 	c := &fuzz.Case{
 		Domain: "sql",
@@ -122,21 +131,23 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 			knobs = knobState(g.d, c.Setup)
 		}
 	}
-	n := 4 * len(g.fams)
+	n := 4*len(g.fams) + 3*(checks-1)
 	if g.norec {
-		n += 2
+		n += 1 + checks
 	}
 	c.Queries = make([]fuzz.Query, 0, n)
 	add := func(role string) { c.Queries = append(c.Queries, fuzz.Query{Role: role, Text: g.d.render(role, p)}) }
 	if g.norec {
-		role := RoleNoRECOptCount
-		if r.prob(0.5) {
-			role = RoleNoRECOptRows
+		for k := range checks {
+			role := RoleNoRECOptCount
 			if r.prob(0.5) {
-				p.order = g.orderBy(r, scope, types)
+				role = RoleNoRECOptRows
+				if k == 0 && r.prob(0.5) {
+					p.order = g.orderBy(r, scope, types) // check 0's alone: Params holds one
+				}
 			}
+			add(fuzz.CheckRole(role, k))
 		}
-		add(role)
 		add(RoleNoRECUnopt)
 		if p.order != "" {
 			c.Params[ParamOrder] = p.order
@@ -153,13 +164,27 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 		case fuzz.TLPAgg:
 			p.agg, p.aggExpr = g.aggregate(r, scope, types)
 		}
-		for _, role := range fam.All() {
-			add(role)
+		for i, role := range fam.All() {
+			if fam != fuzz.TLPWhere || i == 0 {
+				add(role)
+				continue
+			}
+			// TLP-WHERE: one original query, and each check's partition in turn.
+			if i == 1 {
+				for k := range checks {
+					for _, part := range fam.Roles()[1:] {
+						add(fuzz.CheckRole(part, k))
+					}
+				}
+			}
 		}
 	}
 	g.dmlCases(r, st, c, &p, scope, types)
 	g.planQueries(r, c, &p, scope, types, knobs)
 	c.Params[ParamPred], c.Params[ParamFrom] = p.pred, p.from
+	for k, pred := range p.more {
+		c.Params[fuzz.CheckRole(ParamPred, k+1)] = pred
+	}
 	if p.cols != "" {
 		c.Params[ParamCols], c.Params[ParamGroup] = p.cols, p.group
 	}

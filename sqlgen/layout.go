@@ -11,7 +11,7 @@ import (
 var (
 	RoleNoRECOptCount = fuzz.NoREC.Role("opt-count") // SELECT COUNT(*) FROM <from> WHERE <pred>
 	RoleNoRECOptRows  = fuzz.NoREC.Role("opt-rows")  // SELECT * FROM <from> WHERE <pred> [<order>]
-	RoleNoRECUnopt    = fuzz.NoREC.Role("unopt")     // SELECT SUM(count) FROM (SELECT (<pred>) IS TRUE AS count FROM <from>)
+	RoleNoRECUnopt    = fuzz.NoREC.Role("unopt")     // SELECT SUM((<pred>) IS TRUE), ... FROM <from>: one sum per check
 	RoleTLPOrig       = fuzz.TLPWhere.Role("orig")   // SELECT * FROM <from>
 	RoleTLPP          = fuzz.TLPWhere.Role("p")      // SELECT * FROM <from> WHERE <pred>
 	RoleTLPNotP       = fuzz.TLPWhere.Role("notp")   // SELECT * FROM <from> WHERE NOT (<pred>)
@@ -46,7 +46,9 @@ var tlpLayouts = []*fuzz.Layout{fuzz.TLPWhere, fuzz.TLPHaving, fuzz.TLPDistinct,
 
 // Keys of fuzz.Case.Params: the pieces every query is built from.
 const (
-	ParamPred  = "pred"  // the predicate
+	// ParamPred is the predicate; in a case of several checks (Options.Checks), the predicate of
+	// check 0, and fuzz.CheckRole(ParamPred, k) ("pred#k") that of check k.
+	ParamPred  = "pred"
 	ParamFrom  = "from"  // the FROM clause, without the keyword
 	ParamOrder = "order" // the ORDER BY clause of norec.opt-rows, when it has one
 	// ParamCols is the column list of the tlp-having, tlp-distinct and tlp-groupby queries, and
@@ -97,6 +99,8 @@ type pieces struct {
 	table, tcols, dpred, set, ecols, ep, edp, eseed, einner string
 	// The pieces of the DQP and CERT layouts (see plans.go).
 	plan, mut, pred2, limit string
+	// more are the predicates of checks 1, 2, ... of a case of several checks (Options.Checks).
+	more []string
 }
 
 // piecesOf reads the pieces of a case's Params.
@@ -106,11 +110,46 @@ func piecesOf(p map[string]string) pieces {
 		table: p[ParamTable], tcols: p[ParamTCols], dpred: p[ParamDMLPred], set: p[ParamSet],
 		ecols: p[ParamEETCols], ep: p[ParamEETP], edp: p[ParamEETDP], eseed: p[ParamEETSeed],
 		einner: p[ParamEETInner], plan: p[ParamPlan], mut: p[ParamMut], pred2: p[ParamPred2],
-		limit: p[ParamLimit]}
+		limit: p[ParamLimit], more: morePreds(p)}
+}
+
+// morePreds returns the predicates of checks 1, 2, ... that Params p holds, in order.
+func morePreds(p map[string]string) []string {
+	var more []string
+	for k := 1; ; k++ {
+		s, ok := p[fuzz.CheckRole(ParamPred, k)]
+		if !ok {
+			return more
+		}
+		more = append(more, s)
+	}
+}
+
+// checks returns how many checks the pieces make: one and one per further predicate.
+func (p pieces) checks() int { return 1 + len(p.more) }
+
+// forCheck returns the pieces of the queries of check k: its predicate in place of p.pred; ok is
+// false when p has no such check.
+func (p pieces) forCheck(k int) (pieces, bool) {
+	if k == 0 {
+		return p, true
+	}
+	if k > len(p.more) {
+		return p, false
+	}
+	p.pred = p.more[k-1]
+	return p, true
 }
 
 // render returns the text of the query with the given role, or "" for an unknown role.
 func (d *dialect) render(role string, p pieces) string {
+	if plain, k := fuzz.SplitCheck(role); k > 0 {
+		q, ok := p.forCheck(k)
+		if !ok {
+			return ""
+		}
+		role, p = plain, q
+	}
 	if s, ok := d.renderDML(role, p); ok {
 		return s
 	}
@@ -135,11 +174,23 @@ func (d *dialect) render(role string, p pieces) string {
 		}
 		return b.String()
 	case RoleNoRECUnopt:
-		w(d.unoptPre)
-		w(p.pred)
-		w(d.unoptMid)
+		w("SELECT ")
+		for k := range p.checks() {
+			if k > 0 {
+				w(", ")
+			}
+			w("SUM(")
+			w(d.unoptPre)
+			if k == 0 {
+				w(p.pred)
+			} else {
+				w(p.more[k-1])
+			}
+			w(d.unoptPost)
+			w(")")
+		}
+		w(" FROM ")
 		w(p.from)
-		w(d.unoptPost)
 		return b.String()
 	}
 	fam, part, ok := family(role)

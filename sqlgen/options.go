@@ -44,6 +44,7 @@ const (
 	DefaultMaxIndexes   = 4
 	DefaultMaxViews     = 2
 	DefaultMaxFrom      = 3
+	DefaultChecks       = 4
 )
 
 // Options configure a [Generator]. A zero field means its default; for the counts where zero is
@@ -82,6 +83,13 @@ type Options struct {
 	// database of a setup whose queries stop showing new plans. A guided campaign's cases depend
 	// on the plans the engine chose before, not on the seed alone.
 	QPG bool
+	// Checks is how many predicates over one FROM clause a case checks with the norec,
+	// tlp-where and pqs oracles (default 4, at most 16): NoREC's optimized queries, one each, and
+	// one unoptimized query that sums them all; TLP-WHERE's one original query and each
+	// predicate's three partitions; PQS's one pivot and a containment query per rectified
+	// predicate. The queries of check k > 0 carry the roles of fuzz.CheckRole. Options text
+	// without "checks=" means 1, the cases made before the option existed.
+	Checks int
 	// Engine names the build of the engine the cases are written for, as [Probe] finds it: its
 	// release and optional features, "3.40.1+json+math" (SQLite; DuckDB: "1.1.3"). The generator
 	// leaves out what that build lacks. Empty (the default): the dialect's newest release with
@@ -129,6 +137,7 @@ func (o Options) withDefaults() Options {
 	n.MaxIndexes = def(o.MaxIndexes, DefaultMaxIndexes)
 	n.MaxViews = def(o.MaxViews, DefaultMaxViews)
 	n.MaxFrom = def(o.MaxFrom, DefaultMaxFrom)
+	n.Checks = def(o.Checks, DefaultChecks)
 	return n
 }
 
@@ -158,6 +167,7 @@ func (o *Options) form() genopts.Form {
 		genopts.Int("from", &o.MaxFrom, 1, 8),
 		genopts.Bool("distinct-views", &o.DistinctViews),
 		genopts.Flag("qpg", &o.QPG),
+		genopts.IntOmit("checks", &o.Checks, 1, 16, 1),
 		genopts.Word("engine", &o.Engine, func(s string) error { return checkEngine(o.Dialect, s) }),
 	}}
 }

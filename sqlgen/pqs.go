@@ -162,8 +162,9 @@ var pqsJoins = []joinKind{
 }
 
 // derivePQS builds the second stage of a PQS case from the rows of its fetch query: a pivot, a
-// query whose WHERE and ON conditions are rectified to hold for it, and the containment check.
-// It returns nil when the case has no rows or an expression could not be made known.
+// query whose WHERE and ON conditions are rectified to hold for it, and the containment check,
+// once per check (Options.Checks). It returns nil when the case has no rows or an expression
+// could not be made known.
 func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 	if g.o.Dialect != "sqlite" || fetch.Failed() || len(fetch.Rows) == 0 {
 		return nil
@@ -196,9 +197,37 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 			from.WriteString(p)
 		}
 	}
+	var pivotLits []string
+	for _, s := range pivot {
+		v, _ := sqleval.ParseCanonical(s)
+		lit, ok := v.Literal()
+		if !ok {
+			return nil
+		}
+		pivotLits = append(pivotLits, lit)
+	}
+	out := []fuzz.Query{{Role: RolePQSPivot, Text: "SELECT " + strings.Join(pivotLits, ", ") + " INTERSECT " + pqsFetch(sc)}}
+	// One containment query per check (Options.Checks), each with its own rectified WHERE and
+	// fetch list over the same FROM clause and pivot; a check whose expressions the evaluator
+	// could not be sure of is left out, and the checks made are numbered in order.
+	for range g.o.Checks {
+		if q, ok := g.pqsContains(r, e, sc, scope, from.String()); ok {
+			out = append(out, fuzz.Query{Role: fuzz.CheckRole(RolePQSContains, len(out)-1), Text: q})
+		}
+	}
+	if len(out) == 1 {
+		return nil
+	}
+	return out
+}
+
+// pqsContains draws a rectified WHERE condition and a fetch list over from and returns the
+// containment query: the expected values INTERSECT the rectified query.
+func (g *Generator) pqsContains(r *rng, e *pqsEnv, sc *pqsScope, scope []string, from string) (string, bool) {
+	depth := g.o.MaxDepth
 	where, _, ok := g.known(r, e, scope, depth, true)
 	if !ok {
-		return nil
+		return "", false
 	}
 	// The fetch list: some columns and some expressions, each with its expected value.
 	var items, want []string
@@ -210,29 +239,17 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 	for n := r.intn(3); n > 0; n-- {
 		x, v, ok := g.known(r, e, scope, min(2, depth), false)
 		if !ok {
-			return nil
+			return "", false
 		}
 		if lit, ok := v.Literal(); ok {
 			items, want = append(items, x), append(want, lit)
 		}
 	}
 	if len(items) == 0 {
-		return nil
+		return "", false
 	}
-	var pivotLits []string
-	for _, s := range pivot {
-		v, _ := sqleval.ParseCanonical(s)
-		lit, ok := v.Literal()
-		if !ok {
-			return nil
-		}
-		pivotLits = append(pivotLits, lit)
-	}
-	q := "SELECT " + strings.Join(items, ", ") + " FROM " + from.String() + " WHERE " + where
-	return []fuzz.Query{
-		{Role: RolePQSPivot, Text: "SELECT " + strings.Join(pivotLits, ", ") + " INTERSECT " + pqsFetch(sc)},
-		{Role: RolePQSContains, Text: "SELECT " + strings.Join(want, ", ") + " INTERSECT SELECT * FROM (" + q + ")"},
-	}
+	q := "SELECT " + strings.Join(items, ", ") + " FROM " + from + " WHERE " + where
+	return "SELECT " + strings.Join(want, ", ") + " INTERSECT SELECT * FROM (" + q + ")", true
 }
 
 // Derive returns the second stage of a case (see fuzz.Deriver): for a PQS case, the pivot check

@@ -20,8 +20,9 @@ type Reducer struct {
 func NewReducer() *Reducer { return &Reducer{} }
 
 // Reduce returns a smaller case for which keep still holds, never one keep rejected; keep(c) is
-// assumed to hold and is not called for c itself. In rounds until nothing shrinks, it tries: the
-// queries of one oracle alone; ddmin over the setup statements; shrinking the predicate, the FROM
+// assumed to hold and is not called for c itself. First it tries the queries of one oracle alone,
+// then, in a case of several checks (Options.Checks), the queries of one check alone, made a case
+// of one check. Then, in rounds until nothing shrinks, it tries: ddmin over the setup statements; shrinking the predicate, the FROM
 // clause (joins dropped or simplified, ON conditions shrunk) and dropping the ORDER BY, each change
 // substituted into every query; dropping rows of multi-row INSERTs; and shrinking the expressions
 // inside setup statements. When ctx is done it returns the smallest case so far and a nil error.
@@ -58,6 +59,7 @@ func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.C
 	}
 
 	rd.oneOracle(best, try)
+	rd.oneCheck(d, best, try)
 	for round := 0; rd.MaxRounds == 0 || round < rd.MaxRounds; round++ {
 		before := size(best)
 		// (a) ddmin over the setup statements.
@@ -93,6 +95,69 @@ func (rd *Reducer) oneOracle(best *fuzz.Case, try func(*fuzz.Case) bool) {
 	for _, f := range fams {
 		cand := best.Clone()
 		cand.Queries = slices.DeleteFunc(cand.Queries, func(q fuzz.Query) bool { return fuzz.FamilyOf(q.Role) != f })
+		if try(cand) {
+			return
+		}
+	}
+}
+
+// sharedRoles are the queries that every check of a case of several checks shares.
+var sharedRoles = []string{RoleNoRECUnopt, RoleTLPOrig, RolePQSFetch, RolePQSPivot}
+
+// oneCheck tries, in a case of several checks, each check's queries alone: the queries of its
+// index (fuzz.CheckRole) under their plain roles, the queries every check shares, and the other
+// layouts' queries, with the predicate of the check in Params "pred" and every query the pieces
+// render rendered again from them (norec.unopt with one sum).
+func (rd *Reducer) oneCheck(d *dialect, c *fuzz.Case, try func(*fuzz.Case) bool) {
+	n := 1
+	multi := map[string]bool{} // the families that hold several checks
+	for _, q := range c.Queries {
+		if plain, k := fuzz.SplitCheck(q.Role); k > 0 {
+			n = max(n, k+1)
+			multi[fuzz.FamilyOf(plain)] = true
+		}
+	}
+	if n < 2 {
+		return
+	}
+	p0 := piecesOf(c.Params)
+	for k := range n {
+		pk, ok := p0.forCheck(k)
+		if !ok {
+			pk = p0
+		}
+		pk.more = nil
+		if k > 0 {
+			pk.order = "" // check 0's alone
+		}
+		cand := c.Clone()
+		cand.Queries = cand.Queries[:0]
+		derived := 0
+		for i, q := range c.Queries {
+			plain, j := fuzz.SplitCheck(q.Role)
+			ownCheck := j > 0 || multi[fuzz.FamilyOf(plain)] && !slices.Contains(sharedRoles, plain)
+			if ownCheck && j != k {
+				continue
+			}
+			if p0.pred != "" && p0.from != "" && d.render(q.Role, p0.withOrder(q.Role)) == q.Text {
+				q.Text = d.render(plain, pk.withOrder(plain))
+			}
+			q.Role = plain
+			cand.Queries = append(cand.Queries, q)
+			if i >= len(c.Queries)-c.Derived {
+				derived++
+			}
+		}
+		cand.Derived = derived
+		if p0.pred != "" {
+			for j := 1; j < n; j++ {
+				delete(cand.Params, fuzz.CheckRole(ParamPred, j))
+			}
+			cand.Params[ParamPred] = pk.pred
+			if k > 0 {
+				delete(cand.Params, ParamOrder)
+			}
+		}
 		if try(cand) {
 			return
 		}

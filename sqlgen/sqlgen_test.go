@@ -3,6 +3,7 @@ package sqlgen
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,10 +30,11 @@ func TestOptionsRoundTrip(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{"zero", Options{}, "sqlgen{dialect=sqlite oracles=norec,tlp-where queries=100 tables=3 columns=4 inserts=20 depth=3 indexes=4 views=2 from=3 distinct-views=false}"},
+		{"zero", Options{}, "sqlgen{dialect=sqlite oracles=norec,tlp-where queries=100 tables=3 columns=4 inserts=20 depth=3 indexes=4 views=2 from=3 distinct-views=false checks=4}"},
 		{"one oracle", Options{Oracles: []string{"tlp-where"}, MaxDepth: 5}, ""},
 		{"order and duplicates", Options{Oracles: []string{"tlp-where", "norec", "norec"}}, ""},
 		{"none of some", Options{MaxIndexes: -1, MaxViews: -1, MaxInserts: -1, DistinctViews: true}, ""},
+		{"one check", Options{Checks: 1}, "sqlgen{dialect=sqlite oracles=norec,tlp-where queries=100 tables=3 columns=4 inserts=20 depth=3 indexes=4 views=2 from=3 distinct-views=false}"},
 		{"all set", Options{Dialect: "sqlite", QueriesPerDB: 7, MaxTables: 5, MaxColumns: 6, MaxInserts: 9, MaxDepth: 2, MaxIndexes: 1, MaxViews: 3, MaxFrom: 4}, ""},
 	}
 	for _, tc := range tests {
@@ -93,18 +95,21 @@ func TestOptionsErrors(t *testing.T) {
 	}
 }
 
-// TestParseOptions checks that keys left out take their defaults, that a count written 0 is none,
-// and that the result spells every default out.
+// TestParseOptions checks that keys left out take their defaults (checks: 1, the meaning of the
+// options stored before it), that a count written 0 is none, and that the result spells every
+// default out.
 func TestParseOptions(t *testing.T) {
 	tests := []struct {
 		in   string
 		want Options
 	}{
-		{"sqlgen{}", DefaultOptions()},
-		{" sqlgen{depth=4} ", Options{MaxDepth: 4}},
-		{"sqlgen{views=0 inserts=0 indexes=0}", Options{MaxViews: -1, MaxInserts: -1, MaxIndexes: -1}},
-		{"sqlgen{oracles=tlp-agg,norec distinct-views=true}", Options{Oracles: []string{"norec", "tlp-agg"}, DistinctViews: true}},
-		{"sqlgen{dialect=mysql queries=7 from=1}", Options{Dialect: "mysql", QueriesPerDB: 7, MaxFrom: 1}},
+		{"sqlgen{}", Options{Checks: 1}},
+		{" sqlgen{depth=4} ", Options{MaxDepth: 4, Checks: 1}},
+		{"sqlgen{views=0 inserts=0 indexes=0}", Options{MaxViews: -1, MaxInserts: -1, MaxIndexes: -1, Checks: 1}},
+		{"sqlgen{oracles=tlp-agg,norec distinct-views=true}", Options{Oracles: []string{"norec", "tlp-agg"}, DistinctViews: true, Checks: 1}},
+		{"sqlgen{dialect=mysql queries=7 from=1}", Options{Dialect: "mysql", QueriesPerDB: 7, MaxFrom: 1, Checks: 1}},
+		{"sqlgen{checks=4}", DefaultOptions()},
+		{"sqlgen{checks=16 depth=2}", Options{Checks: 16, MaxDepth: 2}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.in, func(t *testing.T) {
@@ -235,7 +240,7 @@ func TestLayouts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.oracles, ","), func(t *testing.T) {
-			g := mustNew(t, Options{Oracles: tc.oracles})
+			g := mustNew(t, Options{Oracles: tc.oracles, Checks: 1})
 			sawRows, sawCount, sawOrder := false, false, false
 			for i := 0; i < 300; i++ {
 				c, _ := g.Generate(fuzz.CaseSeed(3, uint64(i), 100))
@@ -353,7 +358,7 @@ func TestExpected(t *testing.T) {
 }
 
 func TestFormat(t *testing.T) {
-	g := mustNew(t, Options{})
+	g := mustNew(t, Options{Checks: 1}) // a case of several checks has no shell judge (its reduced case has)
 	c, _ := g.Generate(12345)
 	f := Format{Dialect: "sqlite"}
 	if f.Ext() != ".sql" {
@@ -492,7 +497,7 @@ func TestInsertRowCandidates(t *testing.T) {
 // TestReducerSynthetic reduces a generated case with a keep that needs a CREATE TABLE, one INSERT
 // and LIKE in the predicate, and checks that only accepted cases come back.
 func TestReducerSynthetic(t *testing.T) {
-	g := mustNew(t, Options{MaxDepth: 4})
+	g := mustNew(t, Options{MaxDepth: 4, Checks: 1})
 	reduced := 0
 	for i := 0; reduced < 5 && i < 3000; i++ {
 		c, _ := g.Generate(fuzz.CaseSeed(77, uint64(i), 1))
@@ -660,8 +665,11 @@ func TestTypedDialects(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(c.Queries) != 2+4*5 {
-					t.Fatalf("%d queries, want %d", len(c.Queries), 2+4*5)
+				// NoREC: an optimized query per check and the sums; TLP: four queries per
+				// layout, and three more per further check of tlp-where.
+				k := DefaultChecks
+				if want := 1 + k + 4*5 + 3*(k-1); len(c.Queries) != want {
+					t.Fatalf("%d queries, want %d", len(c.Queries), want)
 				}
 				for _, s := range c.Setup {
 					for _, w := range tc.want {
@@ -673,6 +681,122 @@ func TestTypedDialects(t *testing.T) {
 				if !seen[w] {
 					t.Errorf("no setup statement contains %q", w)
 				}
+			}
+		})
+	}
+}
+
+// TestChecks checks the cases of several checks (Options.Checks): NoREC's optimized query per
+// check and one unoptimized query with a sum per check, TLP-WHERE's one original query and three
+// partitions per check, each check's predicate in Params, deterministic, with the roles of
+// fuzz.CheckRole.
+func TestChecks(t *testing.T) {
+	tests := []struct {
+		oracles []string
+		checks  int
+		want    int // queries per case
+	}{
+		{[]string{OracleNoREC}, 1, 2},
+		{[]string{OracleNoREC}, 4, 5},
+		{[]string{OracleTLPWhere}, 3, 1 + 3*3},
+		{[]string{OracleNoREC, OracleTLPWhere}, 4, 5 + 1 + 3*4},
+		{[]string{OracleNoREC, OracleTLPAgg}, 2, 3 + 4}, // tlp-agg: one check, of predicate 0
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.oracles, tc.checks), func(t *testing.T) {
+			g := mustNew(t, Options{Oracles: tc.oracles, Checks: tc.checks})
+			for i := range uint64(200) {
+				seed := fuzz.CaseSeed(9, i, 100)
+				c, _ := g.Generate(seed)
+				if again, _ := g.Generate(seed); caseJSON(t, again) != caseJSON(t, c) {
+					t.Fatalf("seed %d: two different cases", seed)
+				}
+				if len(c.Queries) != tc.want {
+					t.Fatalf("seed %d: %d queries, want %d: %v", seed, len(c.Queries), tc.want, c.Queries)
+				}
+				preds := []string{c.Params[ParamPred]}
+				for k := 1; k < tc.checks; k++ {
+					p, ok := c.Params[fuzz.CheckRole(ParamPred, k)]
+					if !ok || p == "" {
+						t.Fatalf("seed %d: no predicate of check %d: %v", seed, k, c.Params)
+					}
+					preds = append(preds, p)
+				}
+				if _, ok := c.Params[fuzz.CheckRole(ParamPred, tc.checks)]; ok {
+					t.Fatalf("seed %d: a predicate past the last check: %v", seed, c.Params)
+				}
+				for _, q := range c.Queries {
+					plain, k := fuzz.SplitCheck(q.Role)
+					if k >= tc.checks {
+						t.Fatalf("seed %d: role %s past the last check", seed, q.Role)
+					}
+					switch {
+					case plain == RoleNoRECUnopt:
+						if n := strings.Count(q.Text, "SUM("); n != tc.checks || !strings.HasSuffix(q.Text, ") FROM "+c.Params[ParamFrom]) {
+							t.Fatalf("seed %d: unoptimized query with %d sums, want %d in one scan: %s", seed, n, tc.checks, q.Text)
+						}
+						for _, p := range preds {
+							if !strings.Contains(q.Text, p) {
+								t.Fatalf("seed %d: unoptimized query lacks %s: %s", seed, p, q.Text)
+							}
+						}
+					case plain == RoleTLPOrig:
+						if k != 0 {
+							t.Fatalf("seed %d: original query of check %d", seed, k)
+						}
+					case fuzz.FamilyOf(plain) == fuzz.NoREC.Family() || fuzz.TLPWhere.Has(plain):
+						if !strings.Contains(q.Text, "WHERE "+preds[k]) && !strings.Contains(q.Text, "("+preds[k]+")") {
+							t.Fatalf("seed %d: %s lacks the predicate of check %d: %s", seed, q.Role, k, q.Text)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestReducerOneCheck checks that the reducer makes a case of several checks a case of the one
+// check that fails: plain roles, one sum in the unoptimized query, one predicate in Params.
+func TestReducerOneCheck(t *testing.T) {
+	for _, failing := range []int{0, 2} {
+		t.Run(fmt.Sprint(failing), func(t *testing.T) {
+			g := mustNew(t, Options{Checks: 4})
+			c, _ := g.Generate(fuzz.CaseSeed(4, 1, 100))
+			bad := c.Params[fuzz.CheckRole(ParamPred, failing)]
+			if failing == 0 {
+				bad = c.Params[ParamPred]
+			}
+			// The finding: a NoREC check and a TLP check over the failing predicate.
+			keep := func(_ context.Context, x *fuzz.Case) bool {
+				opt, unopt, p := false, false, false
+				for _, q := range x.Queries {
+					plain, _ := fuzz.SplitCheck(q.Role)
+					opt = opt || fuzz.FamilyOf(plain) == "norec" && plain != RoleNoRECUnopt && strings.Contains(q.Text, bad)
+					unopt = unopt || plain == RoleNoRECUnopt && strings.Contains(q.Text, bad)
+					p = p || plain == RoleTLPP && strings.Contains(q.Text, bad)
+				}
+				return opt && unopt && p
+			}
+			r, err := (&Reducer{MaxRounds: 1}).Reduce(context.Background(), c, keep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Queries) != 6 {
+				t.Fatalf("%d queries, want the 6 of one check: %v", len(r.Queries), r.Queries)
+			}
+			for _, q := range r.Queries {
+				if _, k := fuzz.SplitCheck(q.Role); k != 0 {
+					t.Errorf("role %s kept its check index", q.Role)
+				}
+				if q.Role == RoleNoRECUnopt && strings.Count(q.Text, "SUM(") != 1 {
+					t.Errorf("unoptimized query with several sums: %s", q.Text)
+				}
+			}
+			if _, ok := r.Params[fuzz.CheckRole(ParamPred, 1)]; ok {
+				t.Errorf("predicates of other checks kept: %v", r.Params)
+			}
+			if !keep(context.Background(), r) {
+				t.Error("reduced case does not keep the finding")
 			}
 		})
 	}
