@@ -67,3 +67,33 @@ func TestEmptiness(t *testing.T) {
 		t.Errorf("notes %q, want empty", got)
 	}
 }
+
+// fixed is an oracle with a fixed verdict.
+type fixed fuzz.Verdict
+
+func (fixed) Name() string                                { return "fixed" }
+func (o fixed) Check(*fuzz.Case, []fuzz.Run) fuzz.Verdict { return fuzz.Verdict(o) }
+
+// TestKnownSeveralChecks checks that an explained finding in a case of several checks skips that
+// check alone.
+func TestKnownSeveralChecks(t *testing.T) {
+	explain := func(*fuzz.Finding) string { return "k" }
+	tests := []struct {
+		name  string
+		v     fuzz.Verdict
+		made  int
+		skip  string
+		parts []string
+	}{
+		{"one check", fuzz.Verdict{Checked: true, Finding: &fuzz.Finding{}}, 0, "known: k", nil},
+		{"four checks", fuzz.Verdict{Checked: true, Checks: 4, Finding: &fuzz.Finding{}}, 3, "", []string{"known: k"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Known{Oracle: fixed(tt.v), Explain: explain}.Check(&fuzz.Case{}, nil)
+			if v.Finding != nil || v.Made() != tt.made || v.Skip != tt.skip || strings.Join(v.Partial, ",") != strings.Join(tt.parts, ",") {
+				t.Errorf("verdict %+v: want %d checks made, skip %q, partial %v", v, tt.made, tt.skip, tt.parts)
+			}
+		})
+	}
+}
