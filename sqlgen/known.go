@@ -94,8 +94,9 @@ const (
 	KnownSelfEquality = "cert-self-equality"
 	// KnownJoinClause: on PostgreSQL a predicate over one relation of a join is a restriction
 	// applied at that relation's scan, whose estimate is clamped to at least one row
-	// (clamp_row_est), while p OR q with q over another relation is a join clause, applied at the
-	// join without that clamp: with a selective p the relaxed query is estimated lower.
+	// (clamp_row_est), and a conjunction (AND, BETWEEN) is split into clauses estimated apart,
+	// some of them restrictions; p OR q with q over another relation is one join clause, applied
+	// at the join without that clamp: with a selective p the relaxed query is estimated lower.
 	KnownJoinClause = "cert-join-clause"
 )
 
@@ -222,11 +223,12 @@ func relations(expr string) map[string]bool {
 	return rels
 }
 
-// joinClause reports whether p names one relation and q one p does not: p OR q is then a join
-// clause where p alone is a restriction of its relation.
+// joinClause reports whether p names one relation (or holds a conjunction, which the planner
+// splits) and q one p does not: p OR q is then one join clause where p alone is a restriction of
+// its relation, or several clauses.
 func joinClause(p, q string) bool {
 	rp := relations(p)
-	if len(rp) != 1 {
+	if len(rp) != 1 && !strings.Contains(p, " AND ") && !strings.Contains(p, " BETWEEN ") {
 		return false
 	}
 	for r := range relations(q) {

@@ -50,6 +50,8 @@ func TestKnownCERT(t *testing.T) {
 		{"two columns in or", "postgres", mutOr, "t2", "(t2.c3 = t2.c2)", "", pgRows("Seq Scan on t2", "1373"), pgRows("Seq Scan on t2", "693"), ""},
 		{"rounding at a join", "postgres", mutOr, "t1 JOIN t0 ON (TRUE)", "(t1.c1 > 0)", "", pgRows("Nested Loop", "1124"), pgRows("Nested Loop", "1120"), KnownRounding},
 		{"join clause", "postgres", mutOr, "t1 JOIN t0 ON (t1.c2 IS NULL)", "(t1.c2 IS NOT DISTINCT FROM NULL)", "(((CASE t1.c0 WHEN t0.c1 THEN t1.c2 END) + t1.c2) IS NULL)", pgRows("Nested Loop", "3"), pgRows("Nested Loop", "1"), KnownJoinClause},
+		{"a BETWEEN over two relations", "postgres", mutOr, "t0 JOIN t2 ON (TRUE)", "(t0.c2 BETWEEN 0 AND t2.c3)", "(t2.c3 IS NULL)", pgRows("Nested Loop", "543"), pgRows("Nested Loop", "188"), KnownJoinClause},
+		{"a comparison over two relations", "postgres", mutOr, "t0 JOIN t2 ON (TRUE)", "(t0.c2 > t2.c3)", "(t2.c3 IS NULL)", pgRows("Nested Loop", "543"), pgRows("Nested Loop", "188"), ""},
 		{"more than rounding", "postgres", mutOr, "t1 JOIN t0 ON (TRUE)", "(t1.c1 > 0)", "", pgRows("Nested Loop", "1124"), pgRows("Nested Loop", "1000"), ""},
 		{"rounding, one table", "postgres", mutOr, "t1", "(t1.c1 > 0)", "", pgRows("Seq Scan on t1", "1124"), pgRows("Seq Scan on t1", "1120"), ""},
 		{"default selectivity", "duckdb", mutOr, "t0", "(t0.c0 > 1)", "", duck("30", duckScan), duck("6", duckScan), KnownDefaultSelectivity},
