@@ -223,12 +223,15 @@ func relations(expr string) map[string]bool {
 	return rels
 }
 
-// joinClause reports whether p names one relation (or holds a conjunction, which the planner
-// splits) and q one p does not: p OR q is then one join clause where p alone is a restriction of
-// its relation, or several clauses.
+// joinClause reports whether p holds a conjunction (which the planner splits into clauses), or
+// names one relation and q one p does not: p OR q is then one join clause where p alone is
+// several clauses, or a restriction of its relation.
 func joinClause(p, q string) bool {
+	if strings.Contains(p, " AND ") || strings.Contains(p, " BETWEEN ") {
+		return true
+	}
 	rp := relations(p)
-	if len(rp) != 1 && !strings.Contains(p, " AND ") && !strings.Contains(p, " BETWEEN ") {
+	if len(rp) != 1 {
 		return false
 	}
 	for r := range relations(q) {
