@@ -21,11 +21,12 @@ const (
 	OracleDQP         = "dqp"
 	OracleCERT        = "cert"
 	OracleQPG         = "qpg"
+	OracleCODD        = "codd"
 )
 
 // oracleNames lists the valid oracles in their canonical order.
 var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg,
-	OraclePQS, OracleDQE, OracleEET, OracleDQP, OracleCERT, OracleQPG}
+	OraclePQS, OracleDQE, OracleEET, OracleDQP, OracleCERT, OracleQPG, OracleCODD}
 
 // dialectChoices lists the valid dialects, sorted.
 var dialectChoices = dialectNames()
