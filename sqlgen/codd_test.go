@@ -1,0 +1,149 @@
+package sqlgen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/polyfuzz/polyfuzz/fuzz"
+)
+
+// TestCODDLiteral checks how each dialect writes a fetched value into a result map: exactly, or
+// not at all.
+func TestCODDLiteral(t *testing.T) {
+	tests := []struct {
+		dialect, v string
+		key        bool
+		want       string // "" when the value cannot be written exactly
+	}{
+		{"sqlite", "i:-7", true, "-7"},
+		{"sqlite", "i:99999999999999999999", true, ""},
+		{"sqlite", "r:1.5", true, "1.5"},
+		{"sqlite", "r:100", true, "100.0"},
+		{"sqlite", "r:1e+300", true, "1e+300"},
+		{"sqlite", "r:+Inf", false, "1e999"},
+		{"sqlite", "r:-Inf", true, "-1e999"},
+		{"sqlite", "r:NaN", true, ""},
+		{"sqlite", "r:-0", true, ""},
+		{"sqlite", "t:it's", true, "'it''s' COLLATE BINARY"},
+		{"sqlite", "t:it's", false, "'it''s'"},
+		{"sqlite", "t:a\x00b", true, ""},
+		{"sqlite", "b:00ff", true, "X'00ff'"},
+		{"sqlite", "NULL", false, "NULL"},
+		{"postgres", "i:3", true, "3"},
+		{"postgres", "d:1.5", true, "1.5"},
+		{"postgres", "d:7", true, "7.0"},
+		{"postgres", "d:NaN", true, ""},
+		{"postgres", "r:0.1", true, "'0.1'"},
+		{"postgres", "r:+Inf", true, ""},
+		{"postgres", "t:abc", true, "'abc'"},
+		{"postgres", "t:abc", false, ""},
+		{"postgres", "B:true", false, "TRUE"},
+		{"postgres", "B:false", true, "FALSE"},
+		{"postgres", "NULL", false, "CAST(NULL AS BOOLEAN)"},
+		{"postgres", "b:00", true, ""},
+		{"mysql", "t:a\\b", true, ""},
+		{"mysql", "t:ab", true, "'ab'"},
+		{"mysql", "NULL", false, "NULL"},
+		{"mysql", "i:1", false, "1"},
+		{"duckdb", "r:-1.5", true, "'-1.5'"},
+		{"duckdb", "B:maybe", true, ""},
+		{"duckdb", "x:1", true, ""},
+	}
+	gens := map[string]*Generator{}
+	for _, tc := range tests {
+		g := gens[tc.dialect]
+		if g == nil {
+			g = mustNew(t, Options{Dialect: tc.dialect, Oracles: []string{OracleCODD}})
+			gens[tc.dialect] = g
+		}
+		got, ok := g.coddLiteral(tc.v, tc.key)
+		if !ok {
+			got = ""
+		}
+		if got != tc.want {
+			t.Errorf("%s: coddLiteral(%q, key %v) = %q, %v; want %q", tc.dialect, tc.v, tc.key, got, ok, tc.want)
+		}
+	}
+}
+
+// TestCODDMap checks the result map written from fetched rows: one branch per distinct key, IS
+// NULL for NULL columns, MySQL's binary comparison of text, and no map for rows it cannot fold.
+func TestCODDMap(t *testing.T) {
+	sc := &coddScope{cols: []string{"t0.c0", "t0.c1"}}
+	tests := []struct {
+		dialect string
+		rows    [][]string
+		want    string // "" when there is no map
+	}{
+		{"sqlite", [][]string{{"i:1", "NULL", "i:1"}, {"i:1", "NULL", "i:1"}, {"t:a", "r:2.5", "NULL"}},
+			"CASE WHEN t0.c0 = 1 AND t0.c1 IS NULL THEN 1 WHEN t0.c0 = 'a' COLLATE BINARY AND t0.c1 = 2.5 THEN NULL END"},
+		{"sqlite", [][]string{{"i:1", "i:2", "i:1"}, {"i:1", "i:2", "i:0"}}, ""}, // one key, two values
+		{"sqlite", [][]string{{"i:1", "r:NaN", "i:1"}}, ""},
+		{"sqlite", [][]string{{"i:1", "i:2"}}, ""}, // a row of another width
+		{"mysql", [][]string{{"t:a", "d:1.5", "i:0"}},
+			"CASE WHEN CAST(t0.c0 AS BINARY) = 'a' AND t0.c1 = 1.5 THEN 0 END"},
+		{"postgres", [][]string{{"t:a", "B:true", "NULL"}},
+			"CASE WHEN t0.c0 = 'a' AND t0.c1 = TRUE THEN CAST(NULL AS BOOLEAN) END"},
+	}
+	for _, tc := range tests {
+		g := mustNew(t, Options{Dialect: tc.dialect, Oracles: []string{OracleCODD}})
+		got, ok := g.coddMap(sc, tc.rows)
+		if !ok {
+			got = ""
+		}
+		if got != tc.want {
+			t.Errorf("%s: coddMap(%v) = %q; want %q", tc.dialect, tc.rows, got, tc.want)
+		}
+		if br, ok := coddBranches(got); ok && "CASE "+strings.Join(br, " ")+" END" != got {
+			t.Errorf("%s: branches %q do not rebuild %q", tc.dialect, br, got)
+		}
+	}
+	many := make([][]string, coddMaxKeys+1)
+	for i := range many {
+		many[i] = []string{fuzz.Int(int64(i)), "NULL", "i:1"}
+	}
+	if m, ok := mustNew(t, Options{Oracles: []string{OracleCODD}}).coddMap(sc, many); ok {
+		t.Errorf("coddMap of %d keys = %q; want none", len(many), m)
+	}
+}
+
+// TestCODDDerive checks that a case of the codd oracle alone is its fetch query, the same for the
+// same seed, and that its derived queries are the map over the same FROM and the outer query
+// with (φ) and with the map in its place.
+func TestCODDDerive(t *testing.T) {
+	for _, dialect := range []string{"sqlite", "postgres", "mysql", "duckdb"} {
+		g := mustNew(t, Options{Dialect: dialect, Oracles: []string{OracleCODD}})
+		derived := 0
+		for i := uint64(0); i < 200; i++ {
+			seed := fuzz.CaseSeed(3, i, 20)
+			c, _ := g.Generate(seed)
+			c2, _ := mustNew(t, Options{Dialect: dialect, Oracles: []string{OracleCODD}}).Generate(seed)
+			if len(c.Queries) != 1 || c.Queries[0].Role != RoleCODDFetch || c2.Queries[0].Text != c.Queries[0].Text {
+				t.Fatalf("%s: case %d: queries %+v, again %+v; want the same fetch query", dialect, i, c.Queries, c2.Queries)
+			}
+			sc := g.coddScopeOf(coddRNG(seed), g.setup(fuzz.SetupSeed(seed)))
+			vals := make([]string, len(sc.cols)+1)
+			for k := range vals {
+				vals[k] = fuzz.Int(int64(k))
+			}
+			qs := g.Derive(c, []fuzz.Run{{Results: []*fuzz.Result{{Status: fuzz.StatusOK, Rows: [][]string{vals}}}}})
+			if len(qs) != 3 {
+				t.Fatalf("%s: case %d: derived %+v; want map, orig and fold", dialect, i, qs)
+			}
+			derived++
+			m := coddMapOf(&fuzz.Case{Queries: qs})
+			if !strings.HasPrefix(m, "CASE WHEN ") || qs[0].Text != strings.Replace(c.Queries[0].Text, ", "+sc.phi+" FROM ", ", "+m+" FROM ", 1) {
+				t.Errorf("%s: case %d: map query %q for fetch %q", dialect, i, qs[0].Text, c.Queries[0].Text)
+			}
+			if qs[1].Role != RoleCODDOrig || qs[2].Role != RoleCODDFold || strings.ReplaceAll(qs[1].Text, "("+sc.phi+")", m) != qs[2].Text {
+				t.Errorf("%s: case %d: orig %q, fold %q", dialect, i, qs[1].Text, qs[2].Text)
+			}
+			if !strings.Contains(qs[2].Text, " WHERE "+m) && !strings.Contains(qs[2].Text, " WHERE NOT "+m) {
+				t.Errorf("%s: case %d: fold %q does not start its WHERE with the map", dialect, i, qs[2].Text)
+			}
+		}
+		if derived == 0 {
+			t.Errorf("%s: no case derived", dialect)
+		}
+	}
+}
