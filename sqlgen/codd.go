@@ -17,9 +17,9 @@ const coddMaxKeys = 48
 
 // Roles of the CODDTest layout (see fuzz.CODD).
 var (
-	RoleCODDFetch = fuzz.CODD.Role("fetch") // SELECT <cols>, φ FROM <from>: the values to fold
-	RoleCODDMap   = fuzz.CODD.Role("map")   // SELECT <cols>, <result map> FROM <from>
-	RoleCODDOrig  = fuzz.CODD.Role("orig")  // SELECT [φ, ]<cols> FROM <from> WHERE <φ used>
+	RoleCODDFetch = fuzz.CODD.Role("fetch") // SELECT <cols>, φ AS phi FROM <from>: the values to fold
+	RoleCODDMap   = fuzz.CODD.Role("map")   // SELECT <cols>, <result map> AS phi FROM <from>
+	RoleCODDOrig  = fuzz.CODD.Role("orig")  // SELECT [DISTINCT] [(φ) AS phi, ]<cols> FROM <from> WHERE <(φ) used>
 	RoleCODDFold  = fuzz.CODD.Role("fold")  // the same with the result map in φ's place
 )
 
@@ -55,9 +55,13 @@ func (g *Generator) coddScopeOf(r *rng, st *setup) *coddScope {
 	return sc
 }
 
+// coddAlias names φ's column in the select lists: a φ that is a bare column would otherwise
+// repeat a column's name, which DataFusion refuses.
+const coddAlias = " AS phi"
+
 // coddFetch returns the first-stage query of a CODDTest case.
 func coddFetch(sc *coddScope) string {
-	return "SELECT " + strings.Join(sc.cols, ", ") + ", " + sc.phi + " FROM " + sc.from
+	return "SELECT " + strings.Join(sc.cols, ", ") + ", " + sc.phi + coddAlias + " FROM " + sc.from
 }
 
 // outer returns the outer query with x in φ's place: "(φ)" for the original, the map folded.
@@ -69,7 +73,7 @@ func (sc *coddScope) outer(x string) string {
 	}
 	if sc.sel {
 		b.WriteString(x)
-		b.WriteString(", ")
+		b.WriteString(coddAlias + ", ")
 	}
 	b.WriteString(strings.Join(sc.cols, ", "))
 	b.WriteString(" FROM ")
@@ -225,7 +229,7 @@ func (g *Generator) deriveCODD(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 		return nil
 	}
 	return []fuzz.Query{
-		{Role: RoleCODDMap, Text: "SELECT " + strings.Join(sc.cols, ", ") + ", " + m + " FROM " + sc.from},
+		{Role: RoleCODDMap, Text: "SELECT " + strings.Join(sc.cols, ", ") + ", " + m + coddAlias + " FROM " + sc.from},
 		{Role: RoleCODDOrig, Text: sc.outer("(" + sc.phi + ")")},
 		{Role: RoleCODDFold, Text: sc.outer(m)},
 	}
@@ -266,7 +270,7 @@ func coddMapOf(c *fuzz.Case) string {
 	if !ok {
 		return ""
 	}
-	i, j := strings.Index(q, ", CASE WHEN "), strings.LastIndex(q, " END FROM ")
+	i, j := strings.Index(q, ", CASE WHEN "), strings.LastIndex(q, " END"+coddAlias+" FROM ")
 	if i < 0 || j < i {
 		return ""
 	}

@@ -132,7 +132,7 @@ func TestCODDDerive(t *testing.T) {
 			}
 			derived++
 			m := coddMapOf(&fuzz.Case{Queries: qs})
-			if !strings.HasPrefix(m, "CASE WHEN ") || qs[0].Text != strings.Replace(c.Queries[0].Text, ", "+sc.phi+" FROM ", ", "+m+" FROM ", 1) {
+			if !strings.HasPrefix(m, "CASE WHEN ") || qs[0].Text != strings.Replace(c.Queries[0].Text, ", "+sc.phi+coddAlias, ", "+m+coddAlias, 1) {
 				t.Errorf("%s: case %d: map query %q for fetch %q", dialect, i, qs[0].Text, c.Queries[0].Text)
 			}
 			if qs[1].Role != RoleCODDOrig || qs[2].Role != RoleCODDFold || strings.ReplaceAll(qs[1].Text, "("+sc.phi+")", m) != qs[2].Text {
