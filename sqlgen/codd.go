@@ -34,6 +34,12 @@ type coddScope struct {
 	// select list shows φ too, distinct whether it is SELECT DISTINCT.
 	where         string
 	sel, distinct bool
+	// sub, when set, makes the case an independent-subquery folding: the fetch query is sub (one
+	// column of a relation, by subPred), and the outer query's WHERE is "x IN (sub)" (x the same
+	// column, in: true) or "EXISTS (sub)", negated when not.
+	sub, subCol string
+	subType     sqlType
+	in, not     bool
 }
 
 // coddWheres are the ways the outer query's WHERE uses φ. Each reads φ's truth or nullness only:
@@ -43,7 +49,8 @@ var coddWheres = []string{"%s", "NOT %s", "%s IS NULL"}
 // coddRNG returns the CODDTest stream of a case seed.
 func coddRNG(seed uint64) *rng { return newRNG(fuzz.Mix(seed^coddSalt), seed) }
 
-// coddScopeOf draws the FROM clause, φ and the outer query's shape of a case.
+// coddScopeOf draws the FROM clause, φ and the outer query's shape of a case, and one time in
+// three an independent subquery to fold instead of φ.
 func (g *Generator) coddScopeOf(r *rng, st *setup) *coddScope {
 	from, scope, types := g.from(r, st)
 	var b strings.Builder
@@ -52,6 +59,25 @@ func (g *Generator) coddScopeOf(r *rng, st *setup) *coddScope {
 	// DISTINCT compares values under their collation, which the folded constant lacks in SQLite;
 	// a typed dialect's φ is a Boolean.
 	sc.distinct = g.d.typed != nil && r.oneIn(4)
+	if r.oneIn(3) {
+		// x IN (SELECT x FROM <x's relation> WHERE ψ): x on both sides, so that the list of
+		// literals compares under the same affinity and collation as the subquery (SQLite applies
+		// x's to both).
+		k := r.intn(len(scope))
+		name, _, _ := strings.Cut(scope[k], ".")
+		for i := range st.rels {
+			if rl := &st.rels[i]; rl.name == name {
+				var p strings.Builder
+				g.predInto(r, &p, rl.cols, rl.types, min(2, g.o.MaxDepth))
+				sc.sub = "SELECT " + scope[k] + " FROM " + name + " WHERE " + p.String()
+				sc.subCol = scope[k]
+				if k < len(types) {
+					sc.subType = types[k]
+				}
+				sc.in, sc.not = r.prob(0.6), r.oneIn(3)
+			}
+		}
+	}
 	return sc
 }
 
@@ -61,6 +87,9 @@ const coddAlias = " AS phi"
 
 // coddFetch returns the first-stage query of a CODDTest case.
 func coddFetch(sc *coddScope) string {
+	if sc.sub != "" {
+		return sc.sub
+	}
 	return "SELECT " + strings.Join(sc.cols, ", ") + ", " + sc.phi + coddAlias + " FROM " + sc.from
 }
 
@@ -138,11 +167,7 @@ func (g *Generator) coddLiteral(v string, key bool) (string, bool) {
 		if strings.ContainsRune(val, 0) || mysql && strings.ContainsRune(val, '\\') || !key && g.d.typed != nil {
 			return "", false
 		}
-		lit := "'" + strings.ReplaceAll(val, "'", "''") + "'"
-		if g.d.typed == nil && key {
-			lit += " COLLATE BINARY" // exact, whatever the column's declared collation
-		}
-		return lit, true
+		return "'" + strings.ReplaceAll(val, "'", "''") + "'", true
 	case "b":
 		if g.d.typed != nil {
 			return "", false
@@ -168,8 +193,13 @@ func (g *Generator) coddKey(sc *coddScope, vals []string) (string, bool) {
 			return "", false
 		}
 		col := sc.cols[i]
-		if g.d.name == "mysql" && strings.HasPrefix(v, "t:") {
-			col = "CAST(" + col + " AS BINARY)" // exact, not under the column's collation
+		if strings.HasPrefix(v, "t:") {
+			// Exact, not under the column's collation.
+			if g.d.typed == nil {
+				lit += " COLLATE BINARY"
+			} else if g.d.name == "mysql" {
+				col = "CAST(" + col + " AS BINARY)"
+			}
 		}
 		parts[i] = col + " = " + lit
 	}
@@ -220,10 +250,16 @@ func (g *Generator) coddMap(sc *coddScope, rows [][]string) (string, bool) {
 // result map checked against φ, and the outer query with φ and with the map in its place. It
 // returns nil when the fetch failed, found no rows, or its values cannot be folded exactly.
 func (g *Generator) deriveCODD(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
-	if fetch.Failed() || len(fetch.Rows) == 0 {
+	if fetch.Failed() {
 		return nil
 	}
 	sc := g.coddScopeOf(coddRNG(c.Seed), g.setup(fuzz.SetupSeed(c.Seed)))
+	if sc.sub != "" {
+		return g.deriveSub(sc, fetch.Rows)
+	}
+	if len(fetch.Rows) == 0 {
+		return nil
+	}
 	m, ok := g.coddMap(sc, fetch.Rows)
 	if !ok {
 		return nil
@@ -233,6 +269,51 @@ func (g *Generator) deriveCODD(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 		{Role: RoleCODDOrig, Text: sc.outer("(" + sc.phi + ")")},
 		{Role: RoleCODDFold, Text: sc.outer(m)},
 	}
+}
+
+// deriveSub builds the second stage of an independent-subquery folding from the subquery's rows:
+// "codd.map" writes the rows as literals (SELECT v1 AS phi UNION ALL ...), "codd.orig" uses the
+// subquery and "codd.fold" its value: EXISTS is TRUE or FALSE, x IN (sub) is x IN (v1, ...), or
+// FALSE for no rows. nil when a value cannot be written exactly or there are too many.
+func (g *Generator) deriveSub(sc *coddScope, rows [][]string) []fuzz.Query {
+	if len(rows) > coddMaxKeys {
+		return nil
+	}
+	var list, sel []string
+	for _, row := range rows {
+		if len(row) != 1 {
+			return nil
+		}
+		lit, ok := g.coddLiteral(row[0], true)
+		if !ok {
+			return nil
+		}
+		list = append(list, lit)
+		if g.d.typed != nil && row[0] != fuzz.Null && g.d.typed.castTypes[sc.subType] != "" {
+			lit = "CAST(" + lit + " AS " + g.d.typed.castTypes[sc.subType] + ")"
+		}
+		sel = append(sel, "SELECT "+lit+coddAlias)
+	}
+	table, _, _ := strings.Cut(sc.subCol, ".")
+	m := "SELECT NULL" + coddAlias + " FROM " + table + " WHERE 1 = 0"
+	if len(sel) > 0 {
+		m = strings.Join(sel, " UNION ALL ")
+	}
+	not := ""
+	if sc.not {
+		not = "NOT "
+	}
+	var orig, fold string
+	switch {
+	case sc.in && len(list) > 0:
+		orig, fold = sc.subCol+" "+not+"IN ("+sc.sub+")", sc.subCol+" "+not+"IN ("+strings.Join(list, ", ")+")"
+	case sc.in:
+		orig, fold = sc.subCol+" "+not+"IN ("+sc.sub+")", not+"FALSE"
+	default:
+		orig, fold = not+"EXISTS ("+sc.sub+")", not+cond(len(list) > 0, "TRUE", "FALSE")
+	}
+	q := "SELECT " + strings.Join(sc.cols, ", ") + " FROM " + sc.from + " WHERE "
+	return []fuzz.Query{{Role: RoleCODDMap, Text: m}, {Role: RoleCODDOrig, Text: q + orig}, {Role: RoleCODDFold, Text: q + fold}}
 }
 
 // coddBranches splits a result map as coddMap writes it into its WHEN branches ("WHEN k THEN v");
