@@ -46,6 +46,7 @@ func TestCODDLiteral(t *testing.T) {
 		{"mysql", "NULL", false, "NULL"},
 		{"mysql", "i:1", false, "1"},
 		{"duckdb", "r:-1.5", true, "'-1.5'"},
+		{"datafusion", "d:-2", true, "CAST('-2.0' AS DECIMAL(38,10))"},
 		{"duckdb", "B:maybe", true, ""},
 		{"duckdb", "x:1", true, ""},
 	}
@@ -168,7 +169,8 @@ func checkSub(t *testing.T, g *Generator, c *fuzz.Case, sc *coddScope) {
 		}
 		wantMap, wantFold := "SELECT 7 AS phi UNION ALL SELECT NULL AS phi", "IN (7, NULL)"
 		if g.d.typed != nil && g.d.typed.castTypes[sc.subType] != "" {
-			wantMap = "SELECT CAST(7 AS " + g.d.typed.castTypes[sc.subType] + ") AS phi UNION ALL SELECT NULL AS phi"
+			ct := g.d.typed.castTypes[sc.subType]
+			wantMap = "SELECT CAST(7 AS " + ct + ") AS phi UNION ALL SELECT CAST(NULL AS " + ct + ") AS phi"
 		}
 		switch {
 		case !sc.in && rows != nil:
