@@ -23,13 +23,17 @@ func TestCODDFires(t *testing.T) {
 	for _, tc := range []struct {
 		name, fault string
 		tests       int
-	}{{"sqlite", both, 300}, {"sqlite", sub, 300}, {"duckdb", both, 200}, {"postgres", both, 300}, {"postgres", sub, 300},
-		{"mariadb", both, 300}, {"mysql", both, 300}, {"turso", both, 300}} {
+		args        []string // more flags
+	}{{"sqlite", both, 300, nil}, {"sqlite", sub, 300, nil}, {"duckdb", both, 200, nil}, {"postgres", both, 300, nil},
+		{"postgres", sub, 300, nil}, {"mariadb", both, 300, nil}, {"mysql", both, 300, nil}, {"turso", both, 300, nil},
+		{"datafusion", both, 100, nil},
+		// Small databases keep chDB's campaign and reductions short.
+		{"clickhouse", both, 40, []string{"--queries-per-db", "15", "--max-tables", "2", "--max-inserts", "4", "--timeout", "20s"}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			arg := engineArg(t, tc.name)
 			out := t.TempDir()
-			stdout := runCampaign(t, tc.tests, "sql", "--dbms", arg, "--seed", seed, "-j", "1", "--quiet",
-				"--oracle", "codd", "--out", out, "--fault", tc.fault, "--reduce-time", "40s")
+			stdout := runCampaign(t, tc.tests, append([]string{"sql", "--dbms", arg, "--seed", seed, "-j", "1", "--quiet",
+				"--oracle", "codd", "--out", out, "--fault", tc.fault, "--reduce-time", "40s"}, tc.args...)...)
 			var rec *campaign.Record
 			for title, r := range records(t, out) {
 				if strings.HasPrefix(title, "codd: ") && title != "codd: "+tc.name+": folded query returns other rows" {
