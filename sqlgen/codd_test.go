@@ -1,6 +1,7 @@
 package sqlgen
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -187,6 +188,53 @@ func checkSub(t *testing.T, g *Generator, c *fuzz.Case, sc *coddScope) {
 		if !strings.HasPrefix(qs[0].Text, wantMap) || !strings.HasSuffix(qs[1].Text, " WHERE "+wantOrig) ||
 			!strings.HasSuffix(qs[2].Text, " WHERE "+wantFold) || strings.TrimSuffix(qs[1].Text, wantOrig) != strings.TrimSuffix(qs[2].Text, wantFold) {
 			t.Errorf("rows %v: derived\n%q\n%q\n%q\nwant map %q, WHERE %q and %q", rows, qs[0].Text, qs[1].Text, qs[2].Text, wantMap, wantOrig, wantFold)
+		}
+	}
+}
+
+// TestCODDReduce checks the reducer's passes over a CODDTest case: the map's branches that the
+// finding does not need are dropped in codd.map and codd.fold alike, and φ shrinks in codd.fetch
+// and codd.orig.
+func TestCODDReduce(t *testing.T) {
+	m := "CASE WHEN t0.c0 = 1 THEN 1 WHEN t0.c0 = 'a''s' COLLATE BINARY THEN 0 WHEN t0.c0 IS NULL THEN NULL END"
+	phi := "((t0.c0 > 0) AND (t0.c0 < 5))"
+	c := &fuzz.Case{Queries: []fuzz.Query{
+		{Role: RoleCODDFetch, Text: "SELECT t0.c0, " + phi + " AS phi FROM t0"},
+		{Role: RoleCODDMap, Text: "SELECT t0.c0, " + m + " AS phi FROM t0"},
+		{Role: RoleCODDOrig, Text: "SELECT t0.c0 FROM t0 WHERE (" + phi + ")"},
+		{Role: RoleCODDFold, Text: "SELECT t0.c0 FROM t0 WHERE " + m},
+	}}
+	// The finding needs the branch of 1 and a φ that still reads t0.c0 > 0.
+	keep := func(x *fuzz.Case) bool {
+		mq, _ := x.Query(RoleCODDMap)
+		fold, _ := x.Query(RoleCODDFold)
+		fetch, _ := x.Query(RoleCODDFetch)
+		orig, _ := x.Query(RoleCODDOrig)
+		xm := coddMapOf(x)
+		return strings.Contains(xm, "WHEN t0.c0 = 1 THEN 1") && strings.Contains(mq, xm) && strings.Contains(fold, " WHERE "+xm) &&
+			strings.Contains(fetch, "t0.c0 > 0") && strings.Contains(orig, "t0.c0 > 0")
+	}
+	var best *fuzz.Case
+	try := func(x *fuzz.Case) bool {
+		if keep(x) {
+			best = x
+			return true
+		}
+		return false
+	}
+	NewReducer().shrinkCODD(context.Background(), c, try)
+	if best == nil {
+		t.Fatal("nothing kept")
+	}
+	want := []string{
+		"SELECT t0.c0, (t0.c0 > 0) AS phi FROM t0",
+		"SELECT t0.c0, CASE WHEN t0.c0 = 1 THEN 1 END AS phi FROM t0",
+		"SELECT t0.c0 FROM t0 WHERE ((t0.c0 > 0))",
+		"SELECT t0.c0 FROM t0 WHERE CASE WHEN t0.c0 = 1 THEN 1 END",
+	}
+	for i, q := range best.Queries {
+		if q.Text != want[i] {
+			t.Errorf("%s = %q; want %q", q.Role, q.Text, want[i])
 		}
 	}
 }
