@@ -153,6 +153,11 @@ var (
 	// ("cert.orig", an EXPLAIN) and of a mutant of it ("cert.mut") that returns a subset or a
 	// superset of its rows.
 	CERT = NewLayout("cert", "orig", "mut")
+	// CODD is the CODDTest layout (constant folding): a query's columns with a predicate φ over
+	// them ("codd.fetch"), and, derived from its answer, the result map of φ (a CASE from the
+	// columns' values to φ's) checked against it ("codd.map"), a query using φ ("codd.orig") and
+	// the same query with the map in φ's place ("codd.fold").
+	CODD = NewLayout("codd", "fetch", "map", "orig", "fold")
 	// QPG is the query-plan layout of query plan guidance: the plan of a case's query
 	// ("qpg.plan", an EXPLAIN).
 	QPG = NewLayout("qpg", "plan")

@@ -35,6 +35,9 @@ type Generator struct {
 	// guide is the query plan guidance of Options.QPG (qpg.go), nil without it.
 	dqp, cert, plans bool
 	guide            *guide
+	// codd says whether cases carry the CODDTest layout (codd.go); staged whether they carry
+	// nothing else but the first stages of PQS and CODDTest.
+	codd, staged bool
 }
 
 // New returns a generator for the options, or an error naming the valid choices when the dialect
@@ -66,6 +69,8 @@ func New(o Options) (*Generator, error) {
 		dqp:    slices.Contains(n.Oracles, OracleDQP) && len(d.knobs)+len(d.hints) > 0,
 		cert:   slices.Contains(n.Oracles, OracleCERT) && d.readPlan != nil && !d.noEstimates,
 		plans:  (slices.Contains(n.Oracles, OracleQPG) || n.QPG) && d.readPlan != nil,
+		codd:   slices.Contains(n.Oracles, OracleCODD),
+		staged: !slices.ContainsFunc(n.Oracles, func(o string) bool { return o != OraclePQS && o != OracleCODD }),
 	}
 	if n.QPG && g.plans {
 		g.guide = newGuide(d)
@@ -98,8 +103,8 @@ func tlpFamilies(oracles []string) []*fuzz.Layout {
 // on the whole seed; the same seed always gives the same case.
 func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	st := g.setup(fuzz.SetupSeed(seed))
-	if g.pqs && !g.norec && len(g.fams) == 0 {
-		return g.pqsCase(seed, st), nil
+	if g.staged {
+		return g.stagedCase(seed, st), nil
 	}
 	r := newRNG(fuzz.Mix(seed^querySalt), seed)
 	from, scope, types := g.from(r, st)
@@ -191,9 +196,7 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	if p.agg != "" {
 		c.Params[ParamAgg], c.Params[ParamAggExpr] = p.agg, p.aggExpr
 	}
-	if g.pqs {
-		c.Queries = append(c.Queries, fuzz.Query{Role: RolePQSFetch, Text: pqsFetch(g.pqsScopeOf(pqsRNG(seed), st))})
-	}
+	g.addFetches(c, st)
 	return c, nil
 }
 

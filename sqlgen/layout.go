@@ -39,6 +39,7 @@ var oracleLayouts = map[string]*fuzz.Layout{
 	OracleDQP:         fuzz.DQP,
 	OracleCERT:        fuzz.CERT,
 	OracleQPG:         fuzz.QPG,
+	OracleCODD:        fuzz.CODD,
 }
 
 // tlpLayouts are the layouts of the TLP family: an original query and its three partitions.

@@ -21,11 +21,12 @@ const (
 	OracleDQP         = "dqp"
 	OracleCERT        = "cert"
 	OracleQPG         = "qpg"
+	OracleCODD        = "codd"
 )
 
 // oracleNames lists the valid oracles in their canonical order.
 var oracleNames = []string{OracleNoREC, OracleTLPWhere, OracleTLPHaving, OracleTLPDistinct, OracleTLPGroupBy, OracleTLPAgg,
-	OraclePQS, OracleDQE, OracleEET, OracleDQP, OracleCERT, OracleQPG}
+	OraclePQS, OracleDQE, OracleEET, OracleDQP, OracleCERT, OracleQPG, OracleCODD}
 
 // dialectChoices lists the valid dialects, sorted.
 var dialectChoices = dialectNames()
@@ -56,7 +57,9 @@ type Options struct {
 	Dialect string
 	// Oracles selects the query layouts each case carries, from "norec", "tlp-where",
 	// "tlp-having", "tlp-distinct", "tlp-groupby", "tlp-agg", "dqe" and "eet" (default: norec and
-	// tlp-where). With dqe, every table of a setup gets the tracking column [TrackColumn].
+	// tlp-where). With dqe, every table of a setup gets the tracking column [TrackColumn]. The
+	// staged oracles "pqs" and "codd" add a first query whose answer [Generator.Derive] builds
+	// the rest from; a case of staged oracles alone carries nothing else.
 	Oracles []string
 	// QueriesPerDB is how many consecutive cases share one setup (default 100, at most 65536).
 	QueriesPerDB int

@@ -252,18 +252,26 @@ func (g *Generator) pqsContains(r *rng, e *pqsEnv, sc *pqsScope, scope []string,
 	return "SELECT " + strings.Join(want, ", ") + " INTERSECT SELECT * FROM (" + q + ")", true
 }
 
-// Derive returns the second stage of a case (see fuzz.Deriver): for a PQS case, the pivot check
-// and the containment query built from the first target's fetched rows.
+// Derive returns the second stage of a case (see fuzz.Deriver), built from the first target's
+// answers: for PQS the pivot check and the containment query, for CODDTest the result map and
+// the original and folded queries.
 func (g *Generator) Derive(c *fuzz.Case, runs []fuzz.Run) []fuzz.Query {
 	if c.Derived > 0 || len(runs) == 0 {
 		return nil
 	}
+	var out []fuzz.Query
 	for i, q := range c.Queries {
-		if q.Role == RolePQSFetch && i < len(runs[0].Results) {
-			return g.derivePQS(c, runs[0].Results[i])
+		if i >= len(runs[0].Results) {
+			break
+		}
+		switch q.Role {
+		case RolePQSFetch:
+			out = append(out, g.derivePQS(c, runs[0].Results[i])...)
+		case RoleCODDFetch:
+			out = append(out, g.deriveCODD(c, runs[0].Results[i])...)
 		}
 	}
-	return nil
+	return out
 }
 
 // EvalSample is for checking the evaluator against an engine: for case c of a generator with
@@ -294,13 +302,26 @@ func (g *Generator) EvalSample(c *fuzz.Case, n int) (exprs []string, eval func(e
 	}
 }
 
-// pqsCase returns a case with the PQS layout alone: its fetch query; Derive adds the rest.
-func (g *Generator) pqsCase(seed uint64, st *setup) *fuzz.Case {
-	return &fuzz.Case{
-		Domain:  "sql",
-		Gen:     g.gen,
-		Seed:    seed,
-		Setup:   append([]string(nil), st.stmts...),
-		Queries: []fuzz.Query{{Role: RolePQSFetch, Text: pqsFetch(g.pqsScopeOf(pqsRNG(seed), st))}},
+// stagedCase returns a case with the staged layouts alone (PQS, CODDTest): their fetch queries;
+// Derive adds the rest.
+func (g *Generator) stagedCase(seed uint64, st *setup) *fuzz.Case {
+	c := &fuzz.Case{
+		Domain: "sql",
+		Gen:    g.gen,
+		Seed:   seed,
+		Setup:  append([]string(nil), st.stmts...),
+	}
+	g.addFetches(c, st)
+	return c
+}
+
+// addFetches appends the first-stage queries of the staged layouts the generator's oracles ask
+// for, each drawn from its own stream of the case seed.
+func (g *Generator) addFetches(c *fuzz.Case, st *setup) {
+	if g.pqs {
+		c.Queries = append(c.Queries, fuzz.Query{Role: RolePQSFetch, Text: pqsFetch(g.pqsScopeOf(pqsRNG(c.Seed), st))})
+	}
+	if g.codd {
+		c.Queries = append(c.Queries, fuzz.Query{Role: RoleCODDFetch, Text: coddFetch(g.coddScopeOf(coddRNG(c.Seed), st))})
 	}
 }

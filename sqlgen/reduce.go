@@ -25,7 +25,7 @@ func NewReducer() *Reducer { return &Reducer{} }
 // of one check. Then, in rounds until nothing shrinks, it tries: ddmin over the setup statements; shrinking the predicate, the FROM
 // clause (joins dropped or simplified, ON conditions shrunk) and dropping the ORDER BY, each change
 // substituted into every query; dropping rows of multi-row INSERTs; and shrinking the expressions
-// inside setup statements. When ctx is done it returns the smallest case so far and a nil error.
+// inside setup statements; dropping branches of a CODDTest result map. When ctx is done it returns the smallest case so far and a nil error.
 func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.Context, *fuzz.Case) bool) (*fuzz.Case, error) {
 	if c == nil {
 		return nil, errors.New("sqlgen: Reduce: nil case")
@@ -73,6 +73,8 @@ func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.C
 		rd.shrinkPieces(ctx, d, best, try)
 		// (d) rows of INSERTs, then expressions inside setup statements.
 		rd.shrinkSetup(ctx, best, try)
+		// (e) the branches of a CODDTest result map.
+		rd.shrinkCODD(ctx, best, try)
 		if ctx.Err() != nil || size(best) >= before {
 			break
 		}
@@ -183,8 +185,8 @@ func (rd *Reducer) shrinkPieces(ctx context.Context, d *dialect, start *fuzz.Cas
 				q.Text = d.render(q.Role, p.withOrder(q.Role))
 				continue
 			}
-			if fuzz.FamilyOf(q.Role) == fuzz.PQS.Family() {
-				continue // built from a pivot, not from the pieces: left as it is
+			if f := fuzz.FamilyOf(q.Role); f == fuzz.PQS.Family() || f == fuzz.CODD.Family() {
+				continue // built from an engine's answer, not from the pieces: left as it is
 			}
 			q.Text = strings.ReplaceAll(q.Text, p0.pred, p.pred)
 			if p0.from != "" {

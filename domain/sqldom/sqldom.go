@@ -171,6 +171,7 @@ var table = domain.OracleTable[*env]{
 	{OracleInfo: domain.OracleInfo{Name: "pqs"}, New: func(*env) fuzz.Oracle { return oracles.PQS{} }},
 	{OracleInfo: domain.OracleInfo{Name: "dqe"}, New: func(e *env) fuzz.Oracle { return oracles.DQE{Expect: e.expect, Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "eet"}, New: func(e *env) fuzz.Oracle { return oracles.EET{Expect: e.expect, Show: show} }},
+	{OracleInfo: domain.OracleInfo{Name: "codd"}, New: func(*env) fuzz.Oracle { return oracles.CODD{Show: show} }},
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true, Auto: true}, New: func(*env) fuzz.Oracle {
 		return oracles.Rows{Layouts: []*fuzz.Layout{fuzz.NoREC, fuzz.TLPWhere, fuzz.TLPHaving, fuzz.TLPDistinct, fuzz.TLPGroupBy}, Show: show}
 	}},
