@@ -197,7 +197,7 @@ func notNullFilter(f *fuzz.Finding, pred string) bool {
 	if strings.Contains(pred, "IS NOT NULL") {
 		return false
 	}
-	oi := slices.IndexFunc(f.Case.Queries, func(q fuzz.Query) bool { return q.Role == RoleCERTOrig })
+	oi := roleIndex(f.Case, RoleCERTOrig)
 	for _, run := range f.Runs {
 		if oi < 0 || oi >= len(run.Results) || run.Results[oi] == nil {
 			continue
@@ -254,6 +254,11 @@ func pgOuterJoin(ops []string) bool {
 	return false
 }
 
+// roleIndex returns the index of c's query of the role, or -1.
+func roleIndex(c *fuzz.Case, role string) int {
+	return slices.IndexFunc(c.Queries, func(q fuzz.Query) bool { return q.Role == role })
+}
+
 // joins reports whether a FROM clause as the generator prints it has more than one relation.
 func joins(from string) bool {
 	items, ok := parseFrom(from)
@@ -263,15 +268,7 @@ func joins(from string) bool {
 // certPlans reads the plans of the original query and of its mutant from the finding's first run
 // that planned both with estimates.
 func certPlans(dialect string, f *fuzz.Finding) (orig, mutant Plan, ok bool) {
-	oi, mi := -1, -1
-	for i, q := range f.Case.Queries {
-		switch q.Role {
-		case RoleCERTOrig:
-			oi = i
-		case RoleCERTMut:
-			mi = i
-		}
-	}
+	oi, mi := roleIndex(f.Case, RoleCERTOrig), roleIndex(f.Case, RoleCERTMut)
 	if oi < 0 || mi < 0 {
 		return Plan{}, Plan{}, false
 	}
