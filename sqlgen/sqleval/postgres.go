@@ -1144,15 +1144,32 @@ func (e *pgEval) call(n *Node) pv {
 		if len(args) != 2 {
 			break
 		}
-		a := args[0]
-		if a.t == pgUnknown {
-			a = to(a, pgText)
+		// The result is the first argument as the = operator takes it.
+		a, b := args[0], args[1]
+		var t pgType
+		switch {
+		case a.t.isString() && b.t.isString():
+			t = pgText
+			if a.t == pgBpchar && (b.t == pgBpchar || b.t == pgUnknown) || a.t == pgUnknown && b.t == pgBpchar {
+				t = pgBpchar
+			}
+		case a.t.isInt() && b.t.isInt() || a.t.isFloat() && b.t.isFloat():
+			t = a.t // a cross-type operator (int24eq, float48eq) takes it as it is
+		case a.t.isNumber() && b.t.isNumber():
+			t = pgNumType(a.t, b.t)
+			if t == pgFloat4 && a.t != b.t {
+				unsure("NULLIF of real and a %d", max(a.t, b.t))
+			}
+		case a.t == pgUnknown:
+			t = b.t
+		default:
+			t = a.t
 		}
-		c := cmp3("=", args[0], args[1])
+		c := cmp3("=", a, b)
 		if !c.null && c.b {
-			return nullOf(a.t)
+			return nullOf(t)
 		}
-		return a
+		return to(a, t)
 	}
 	if len(args) == 0 {
 		unsure("function %s", n.Tok)

@@ -239,11 +239,8 @@ func (p *parser) inner() (*Node, error) {
 			return p.prefix(w)
 		case w == "CASE":
 			return p.caseExpr()
-		case w == "CAST" && p.peek(1).kind == '(':
-			return p.cast()
-		case p.peek(1).kind == '(':
-			return p.call()
 		}
+		// A call or CAST is read by expr: it may be the left operand of a binary operator.
 	}
 	if t.kind == 'o' && (t.s == "-" || t.s == "+" || t.s == "~") {
 		return p.prefix(t.s)
