@@ -224,6 +224,7 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 	// FROM with rectified ON conditions.
 	var from strings.Builder
 	var scope []string
+	onStart := 0 // PostgreSQL's ON sees the tables joined since the last comma only
 	for i, t := range sc.tables {
 		scope = append(scope, t.cols...)
 		if i == 0 {
@@ -235,8 +236,11 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 			j.kw = "LEFT JOIN" // PostgreSQL's FULL JOIN takes only merge- or hash-joinable conditions
 		}
 		writeJoin(&from, j, t.name)
+		if j.kw == "," && g.d.typed != nil {
+			onStart = len(scope) - len(t.cols)
+		}
 		if j.on {
-			p, _, ok := g.known(r, e, sc, scope, min(2, depth), true)
+			p, _, ok := g.known(r, e, sc, scope[onStart:], min(2, depth), true)
 			if !ok {
 				return nil
 			}
