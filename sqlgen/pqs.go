@@ -124,6 +124,7 @@ func (sc *pqsScope) env(pivot []string) (*pqsEnv, bool) {
 			return nil, false
 		}
 		if sc.decls != nil {
+			v.Single = v.C == sqleval.Real && sc.types[i] == tFloat && strings.EqualFold(sc.decls[i], "REAL")
 			row[sc.cols[i]] = sqleval.Column{V: v, Type: sc.decls[i]}
 			continue
 		}
@@ -272,9 +273,8 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 		return nil
 	}
 	var pivotLits []string
-	for _, s := range pivot {
-		v, _ := sqleval.ParseCanonical(s)
-		lit, ok := e.ev.Literal(v)
+	for _, c := range sc.cols {
+		lit, ok := e.ev.Literal(e.row[c].V)
 		if !ok {
 			return nil
 		}

@@ -32,13 +32,14 @@ const (
 	pgNumeric
 	pgFloat4
 	pgFloat8
-	pgText   // text and varchar
-	pgBpchar // char(n): blank-padded, trailing blanks insignificant
+	pgText
+	pgBpchar  // char(n): blank-padded, trailing blanks insignificant
+	pgVarchar // varchar(n): text, but compared with char(n) as char(n)
 )
 
 func (t pgType) isInt() bool    { return t >= pgInt2 && t <= pgInt8 }
 func (t pgType) isNumber() bool { return t >= pgInt2 && t <= pgFloat8 }
-func (t pgType) isString() bool { return t == pgText || t == pgBpchar || t == pgUnknown }
+func (t pgType) isString() bool { return t >= pgText || t == pgUnknown }
 func (t pgType) isFloat() bool  { return t == pgFloat4 || t == pgFloat8 }
 
 // pv is a typed PostgreSQL value.
@@ -237,8 +238,10 @@ func declType(decl string) (pgType, int) {
 		return pgFloat4, 0
 	case u == "DOUBLE PRECISION" || u == "FLOAT8" || u == "FLOAT":
 		return pgFloat8, 0
-	case u == "TEXT" || strings.HasPrefix(u, "VARCHAR") || strings.HasPrefix(u, "CHARACTER VARYING"):
+	case u == "TEXT":
 		return pgText, 0
+	case strings.HasPrefix(u, "VARCHAR") || strings.HasPrefix(u, "CHARACTER VARYING"):
+		return pgVarchar, 0
 	case strings.HasPrefix(u, "CHAR"):
 		return pgBpchar, 0
 	case u == "BOOLEAN" || u == "BOOL":
@@ -538,9 +541,9 @@ func to(v pv, t pgType) pv {
 		return pv{t: t, f: float64(f)}
 	case t == pgFloat8 && v.t == pgFloat4:
 		return pv{t: t, f: v.f}
-	case t == pgText && v.t == pgBpchar:
+	case v.t == pgBpchar && t.isString():
 		return pv{t: t, s: strings.TrimRight(v.s, " ")}
-	case t == pgBpchar && v.t == pgText:
+	case v.t.isString() && t.isString():
 		return pv{t: t, s: v.s}
 	}
 	unsure("conversion from %d to %d", v.t, t)
@@ -618,7 +621,7 @@ func compare(a, b pv) (c int, isNull bool) {
 	}
 	switch {
 	case a.t.isString() && b.t.isString():
-		if a.t == pgBpchar && b.t == pgBpchar {
+		if stringOp(a.t, b.t) == pgBpchar {
 			return strings.Compare(strings.TrimRight(a.s, " "), strings.TrimRight(b.s, " ")), false
 		}
 		return strings.Compare(to(a, pgText).s, to(b, pgText).s), false
@@ -640,6 +643,15 @@ func compare(a, b pv) (c int, isNull bool) {
 	}
 	unsure("comparison of %d and %d", a.t, b.t)
 	return 0, false
+}
+
+// stringOp returns the type a comparison of two strings takes: char(n) when one is char(n) and
+// the other not text (bpchareq matches one side exactly, texteq no better), else text.
+func stringOp(a, b pgType) pgType {
+	if a == pgBpchar && b != pgText || b == pgBpchar && a != pgText {
+		return pgBpchar
+	}
+	return pgText
 }
 
 func cmpBool(a, b bool) int {
@@ -1149,10 +1161,7 @@ func (e *pgEval) call(n *Node) pv {
 		var t pgType
 		switch {
 		case a.t.isString() && b.t.isString():
-			t = pgText
-			if a.t == pgBpchar && (b.t == pgBpchar || b.t == pgUnknown) || a.t == pgUnknown && b.t == pgBpchar {
-				t = pgBpchar
-			}
+			t = stringOp(a.t, b.t)
 		case a.t.isInt() && b.t.isInt() || a.t.isFloat() && b.t.isFloat():
 			t = a.t // a cross-type operator (int24eq, float48eq) takes it as it is
 		case a.t.isNumber() && b.t.isNumber():

@@ -7,7 +7,8 @@ import (
 
 // TestPostgres checks the rules PostgreSQL's answers taught the evaluator (most were
 // disagreements), on a row of a CHAR(8) column c0 = 'ab', a REAL c1 = 0.1, a SMALLINT c2 = 32767,
-// a NUMERIC(10,2) c3 = 1.5, a TEXT c4 = 'é' and a NUMERIC c5 = 1.5 (of a scale not known).
+// a NUMERIC(10,2) c3 = 1.5, a TEXT c4 = 'é', a NUMERIC c5 = 1.5 (of a scale not known) and a
+// VARCHAR(20) c6 = 'ab '.
 func TestPostgres(t *testing.T) {
 	row := Row{
 		"t0.c0": {V: Value{C: Text, S: "ab      "}, Type: "CHAR(8)"},
@@ -16,6 +17,7 @@ func TestPostgres(t *testing.T) {
 		"t0.c3": {V: Value{C: Decimal, S: "1.5"}, Type: "NUMERIC(10,2)"},
 		"t0.c4": {V: Value{C: Text, S: "é"}, Type: "TEXT"},
 		"t0.c5": {V: Value{C: Decimal, S: "1.5"}, Type: "NUMERIC"},
+		"t0.c6": {V: Value{C: Text, S: "ab "}, Type: "VARCHAR(20)"},
 	}
 	tests := []struct{ expr, want string }{
 		// char(n): blanks count in its value and in LIKE, not in comparisons or as text.
@@ -24,6 +26,9 @@ func TestPostgres(t *testing.T) {
 		{"(t0.c0 LIKE 'ab')", "B:false"},
 		{"(t0.c0 || 'x')", "t:abx"},
 		{"length(t0.c0)", "i:2"},
+		{"(t0.c0 = t0.c6)", "B:true"},                // char(n) = varchar compares as char(n)
+		{"(t0.c0 = CAST(t0.c6 AS TEXT))", "B:false"}, // and = text as text
+		{"COALESCE(t0.c0, t0.c6)", "t:ab      "},
 		// CASE's ELSE decides between char(n) and text; NULLIF takes its operator's left type.
 		{"(CASE WHEN FALSE THEN lower('a') ELSE t0.c0 END)", "t:ab      "},
 		{"(CASE WHEN FALSE THEN t0.c0 ELSE lower('a') END)", "t:a"},
