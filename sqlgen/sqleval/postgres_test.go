@@ -65,6 +65,8 @@ func TestPostgres(t *testing.T) {
 		{"(2 BETWEEN SYMMETRIC 3 AND 1)", "B:true"},
 		{"((1 < CAST(NULL AS INT)) IS UNKNOWN)", "B:true"},
 		{"GREATEST(1, CAST(NULL AS INT), 3)", "i:3"},
+		{"(COALESCE(CAST(NULL AS INT), 2) + 1)", "i:3"}, // a bare call as a left operand
+		{"((t0.c4 COLLATE \"C\") > 'z')", "B:true"},
 		{"substr('abc', 0, 2)", "t:a"},
 		{"lpad('abc', 5, 'xy')", "t:xyabc"},
 		{"strpos('éab', 'b')", "i:3"},
