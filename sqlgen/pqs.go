@@ -33,7 +33,7 @@ type pqsScope struct {
 	decls []string
 	// caseSensitiveLike is set when the setup turns LIKE case-sensitive.
 	caseSensitiveLike bool
-	dialect           string
+	dialect           string // the generator's dialect, which picks the evaluator
 }
 
 // pqsRNG returns the PQS stream of a case seed.
