@@ -102,6 +102,8 @@ func pqsEvaluator(dialect string, caseSensitiveLike bool) sqleval.Evaluator {
 		return sqleval.SQLite{CaseSensitiveLike: caseSensitiveLike}
 	case "postgres":
 		return sqleval.Postgres{}
+	case "duckdb":
+		return sqleval.DuckDB{}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
 	"github.com/polyfuzz/polyfuzz/sqlgen"
+	"github.com/polyfuzz/polyfuzz/targets/duckdb"
 	"github.com/polyfuzz/polyfuzz/targets/postgres"
 	"github.com/polyfuzz/polyfuzz/targets/sqlite"
 )
@@ -31,6 +32,13 @@ func TestEvaluatorAgrees(t *testing.T) {
 				t.Fatal(err)
 			}
 			return tg, "sqlite " + sqlite.Version()
+		}},
+		{"duckdb", func(t *testing.T) (fuzz.Target, string) {
+			tg, err := duckdb.Open(duckdb.Options{Threads: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tg, "duckdb"
 		}},
 		{"postgres", func(t *testing.T) (fuzz.Target, string) {
 			dsn := testenv.NeedDSN(t, "POLYFUZZ_POSTGRES_DSN")

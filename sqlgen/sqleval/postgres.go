@@ -69,6 +69,20 @@ func (Postgres) Eval(n *Node, row Row) (v Value, err error) {
 	return e.eval(n).value(), nil
 }
 
+// evalRecover runs an evaluation, turning an unsure panic into ErrUnknown.
+func evalRecover(f func() Value) (v Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			u, ok := r.(unknown)
+			if !ok {
+				panic(r)
+			}
+			err = fmt.Errorf("%w: %s", ErrUnknown, string(u))
+		}
+	}()
+	return f(), nil
+}
+
 // Truth reads a Boolean: NULL is null, anything but a Boolean is not known.
 func (Postgres) Truth(v Value) (t, null, ok bool) {
 	switch v.C {
@@ -209,15 +223,20 @@ func floatText(f float64, bits int) string {
 
 type pgEval struct {
 	row Row
+	// duck applies DuckDB's rules where they differ (duckdb.go).
+	duck bool
 }
 
 func nullOf(t pgType) pv { return pv{t: t, null: true, scale: -1} }
 
 func boolPV(b bool) pv { return pv{t: pgBool, b: b} }
 
-// declType reads a declared column type.
-func declType(decl string) (pgType, int) {
+// declType reads a declared column or CAST type: the type and, for numeric, its scale.
+func (e *pgEval) declType(decl string) (pgType, int) {
 	u := strings.ToUpper(strings.TrimSpace(decl))
+	if e.duck {
+		return duckType(u)
+	}
 	switch {
 	case u == "SMALLINT" || u == "INT2":
 		return pgInt2, 0
@@ -256,7 +275,7 @@ func (e *pgEval) column(n *Node) pv {
 	if !ok {
 		unsure("column %s not in the row", n.Tok)
 	}
-	t, scale := declType(c.Type)
+	t, scale := e.declType(c.Type)
 	v := c.V
 	if v.C == Null {
 		return nullOf(t)
@@ -349,6 +368,9 @@ func (e *pgEval) eval(n *Node) pv {
 	case OpLiteral:
 		return e.literal(n)
 	case OpCollate:
+		if e.duck {
+			unsure("DuckDB's collations")
+		}
 		if n.Tok != `"C"` && n.Tok != `"POSIX"` {
 			unsure("collation %s", n.Tok)
 		}
@@ -737,7 +759,7 @@ func (e *pgEval) binary(n *Node) pv {
 		return and3(e.boolean(n.Left), e.boolean(n.Right))
 	case "OR":
 		return or3(e.boolean(n.Left), e.boolean(n.Right))
-	case "LIKE", "NOT LIKE", "ILIKE", "NOT ILIKE":
+	case "LIKE", "NOT LIKE", "ILIKE", "NOT ILIKE", "GLOB":
 		return e.like(n)
 	}
 	if len(n.List) > 0 {
@@ -788,7 +810,7 @@ func pgArith(op string, a, b pv) pv {
 			return intResult(t, x.Sub(x, y))
 		case "*":
 			return intResult(t, x.Mul(x, y))
-		case "/", "%":
+		case "/", "//", "%":
 			if b.i == 0 {
 				unsure("division by zero")
 			}
@@ -996,9 +1018,12 @@ func (e *pgEval) caseExpr(n *Node) pv {
 
 func (e *pgEval) cast(n *Node) pv {
 	v := e.eval(n.Left)
-	t, _ := declType(n.Tok)
+	t, scale := e.declType(n.Tok)
 	if v.null {
 		return nullOf(t)
+	}
+	if e.duck {
+		return duckCast(v, t, scale)
 	}
 	switch {
 	case v.t == t:
@@ -1088,11 +1113,20 @@ func (e *pgEval) like(n *Node) pv {
 	s := x.s // char(n) matches with its blanks (bpcharlike)
 	pat := to(p, pgText).s
 	if strings.Contains(n.Tok, "ILIKE") {
+		if e.duck && (!isASCII(s) || !isASCII(pat)) {
+			unsure("DuckDB's ILIKE beyond ASCII")
+		}
 		s, pat = asciiLower(s), asciiLower(pat)
 	}
 	ps, ss := []rune(pat), []rune(s)
 	if !utf8.ValidString(pat) || !utf8.ValidString(s) {
 		unsure("invalid UTF-8")
+	}
+	if n.Tok == "GLOB" {
+		return boolPV(globMatch(ps, ss))
+	}
+	if e.duck { // no escape character unless ESCAPE names one
+		return boolPV(likeMatch(ps, ss, -1, false) == !strings.HasPrefix(n.Tok, "NOT"))
 	}
 	m := likeMatch(ps, ss, '\\', false)
 	if len(ps) > 0 && strings.HasSuffix(pat, "\\") {
@@ -1183,7 +1217,13 @@ func (e *pgEval) call(n *Node) pv {
 	if len(args) == 0 {
 		unsure("function %s", n.Tok)
 	}
+	if e.duck && n.Tok == "concat" {
+		return duckFunc(n.Tok, args)
+	}
 	for _, a := range args {
+		if a.null && e.duck && n.Tok == "sign" {
+			return nullOf(pgInt4)
+		}
 		if a.null {
 			return nullOf(funcType(n.Tok, args[0].t))
 		}
@@ -1202,7 +1242,15 @@ func (e *pgEval) call(n *Node) pv {
 	case "length", "char_length":
 		return pv{t: pgInt4, i: runeCount(textArg(args[0]).s)}
 	case "lower", "upper", "initcap", "trim", "ltrim", "rtrim", "reverse", "md5":
+		if a := textArg(args[0]).s; e.duck && !isASCII(a) && n.Tok != "md5" && n.Tok != "reverse" {
+			unsure("DuckDB's %s beyond ASCII", n.Tok)
+		}
 		return pv{t: pgText, s: textFunc(n.Tok, textArg(args[0]).s)}
+	case "concat", "contains", "suffix":
+		if !e.duck {
+			break
+		}
+		return duckFunc(n.Tok, args)
 	case "ascii":
 		s := textArg(args[0]).s
 		if s == "" {
@@ -1275,6 +1323,8 @@ func (e *pgEval) call(n *Node) pv {
 	case "round":
 		a := args[0]
 		switch {
+		case len(args) == 1 && a.t.isFloat() && e.duck:
+			return pv{t: a.t, f: math.Round(a.f)}
 		case len(args) == 1 && a.t.isFloat():
 			return pv{t: pgFloat8, f: math.RoundToEven(a.f)}
 		case len(args) == 2 && a.t == pgNumeric:
@@ -1303,6 +1353,9 @@ func (e *pgEval) call(n *Node) pv {
 				q.Add(q, big.NewInt(1))
 			}
 		case "sign":
+			if e.duck {
+				return pv{t: pgInt4, i: int64(a.d.Sign())}
+			}
 			q = big.NewInt(int64(a.d.Sign()))
 		}
 		return pv{t: pgNumeric, d: new(big.Rat).SetInt(q), scale: 0}
