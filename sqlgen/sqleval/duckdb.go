@@ -43,6 +43,10 @@ func (DuckDB) Literal(v Value) (string, bool) {
 // duckType reads a DuckDB type name (upper case).
 func duckType(u string) (pgType, int) {
 	switch {
+	case u == "TINYINT":
+		return pgInt1, 0
+	case u == "HUGEINT":
+		return pgInt16, 0
 	case u == "SMALLINT":
 		return pgInt2, 0
 	case u == "INTEGER" || u == "INT":
@@ -188,4 +192,35 @@ func duckFunc(name string, args []pv) pv {
 		return boolPV(strings.Contains(s, sub))
 	}
 	return boolPV(strings.HasSuffix(s, sub))
+}
+
+func isCmp(op string) bool {
+	switch op {
+	case "=", "<>", "!=", "<", "<=", ">", ">=":
+		return true
+	}
+	return false
+}
+
+// duckNocase compares with an operand under COLLATE NOCASE, which compares lower-cased strings;
+// known for ASCII only.
+func (e *pgEval) duckNocase(n *Node) pv {
+	side := func(x *Node) pv {
+		if x.Op == OpCollate {
+			if x.Tok != "NOCASE" {
+				unsure("collation %s", x.Tok)
+			}
+			x = x.Left
+		}
+		v := e.eval(x)
+		if !v.t.isString() {
+			unsure("collation on a %d", v.t)
+		}
+		if !isASCII(v.s) {
+			unsure("NOCASE beyond ASCII")
+		}
+		v.s = asciiLower(v.s)
+		return v
+	}
+	return cmp3(n.Tok, side(n.Left), side(n.Right))
 }

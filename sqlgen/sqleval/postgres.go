@@ -26,9 +26,11 @@ type pgType uint8
 const (
 	pgUnknown pgType = iota // a string literal or NULL not yet resolved
 	pgBool
+	pgInt1 // DuckDB's TINYINT
 	pgInt2
 	pgInt4
 	pgInt8
+	pgInt16 // DuckDB's HUGEINT, known within the range of bigint
 	pgNumeric
 	pgFloat4
 	pgFloat8
@@ -37,8 +39,8 @@ const (
 	pgVarchar // varchar(n): text, but compared with char(n) as char(n)
 )
 
-func (t pgType) isInt() bool    { return t >= pgInt2 && t <= pgInt8 }
-func (t pgType) isNumber() bool { return t >= pgInt2 && t <= pgFloat8 }
+func (t pgType) isInt() bool    { return t >= pgInt1 && t <= pgInt16 }
+func (t pgType) isNumber() bool { return t >= pgInt1 && t <= pgFloat8 }
 func (t pgType) isString() bool { return t >= pgText || t == pgUnknown }
 func (t pgType) isFloat() bool  { return t == pgFloat4 || t == pgFloat8 }
 
@@ -488,6 +490,8 @@ func (e *pgEval) postfix(n *Node) pv {
 // intRange returns the bounds of an integer type.
 func intRange(t pgType) (lo, hi int64) {
 	switch t {
+	case pgInt1:
+		return math.MinInt8, math.MaxInt8
 	case pgInt2:
 		return math.MinInt16, math.MaxInt16
 	case pgInt4:
@@ -764,6 +768,9 @@ func (e *pgEval) binary(n *Node) pv {
 	}
 	if len(n.List) > 0 {
 		unsure("ESCAPE")
+	}
+	if e.duck && isCmp(n.Tok) && (n.Left.Op == OpCollate || n.Right.Op == OpCollate) {
+		return e.duckNocase(n)
 	}
 	a, b := e.eval(n.Left), e.eval(n.Right)
 	switch n.Tok {
@@ -1371,7 +1378,7 @@ func funcType(name string, first pgType) pgType {
 	switch name {
 	case "length", "char_length", "strpos", "ascii":
 		return pgInt4
-	case "starts_with":
+	case "starts_with", "contains", "suffix":
 		return pgBool
 	case "abs", "mod", "ceil", "trunc", "sign":
 		if first == pgUnknown {
