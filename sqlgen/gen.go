@@ -45,7 +45,7 @@ func New(o Options) (*Generator, error) {
 		return nil, err
 	}
 	if slices.Contains(n.Oracles, OraclePQS) && pqsEvaluator(n.Dialect, false) == nil {
-		return nil, fmt.Errorf("sqlgen: the pqs oracle has an expression evaluator for the sqlite and postgres dialects only, not %s", n.Dialect)
+		return nil, fmt.Errorf("sqlgen: the pqs oracle has an expression evaluator for the sqlite, postgres and duckdb dialects only, not %s", n.Dialect)
 	}
 	base := dialects[n.Dialect]
 	e, err := parseEngine(base, n.Engine)

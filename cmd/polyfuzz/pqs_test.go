@@ -15,7 +15,7 @@ func TestPQSFires(t *testing.T) {
 		engine string
 		tests  int
 	}{
-		{"sqlite", 300}, {"postgres", 300},
+		{"sqlite", 300}, {"postgres", 300}, {"duckdb", 300},
 	} {
 		t.Run(tc.engine, func(t *testing.T) {
 			out := t.TempDir()

@@ -794,11 +794,12 @@ func (e *pgEval) binary(n *Node) pv {
 		}
 		return pv{t: pgText, s: to(a, pgText).s + to(b, pgText).s}
 	}
-	return pgArith(n.Tok, a, b)
+	return pgArith(n.Tok, a, b, e.duck)
 }
 
-// pgArith applies an arithmetic or bitwise operator.
-func pgArith(op string, a, b pv) pv {
+// pgArith applies an arithmetic or bitwise operator; duck checks integer results against the
+// narrower operand's range too.
+func pgArith(op string, a, b pv, duck bool) pv {
 	if !a.t.isNumber() || !b.t.isNumber() {
 		unsure("%s on %d and %d", op, a.t, b.t)
 	}
@@ -806,8 +807,14 @@ func pgArith(op string, a, b pv) pv {
 	if a.null || b.null {
 		return nullOf(t)
 	}
+	narrow := min(a.t, b.t)
 	a, b = to(a, t), to(b, t)
 	switch {
+	case t.isInt() && duck:
+		// DuckDB may fit an integer literal to the other operand's narrower type.
+		v := pgArith(op, a, b, false)
+		intResult(narrow, big.NewInt(v.i))
+		return v
 	case t.isInt():
 		x, y := big.NewInt(a.i), big.NewInt(b.i)
 		switch op {
@@ -973,12 +980,30 @@ func commonType(vs []pv) pgType {
 	return t
 }
 
-// convertAll converts values to their common type.
-func convertAll(vs []pv) (pgType, []pv) {
+// convertAll converts values to their common type. DuckDB's common DECIMAL has the largest
+// scale of its inputs.
+func (e *pgEval) convertAll(vs []pv) (pgType, []pv) {
 	t := commonType(vs)
 	out := make([]pv, len(vs))
+	scale := 0
 	for i, v := range vs {
 		out[i] = to(v, t)
+		switch {
+		case v.t == pgUnknown: // an untyped NULL takes the others' type
+		case scale >= 0 && out[i].scale >= 0:
+			scale = max(scale, out[i].scale)
+		default:
+			scale = -1
+		}
+	}
+	if e.duck && t == pgNumeric {
+		if scale < 0 {
+			// a DECIMAL whose scale (and width) is not known: DuckDB may answer a DOUBLE
+			unsure("DuckDB's common type of DECIMALs")
+		}
+		for i := range out {
+			out[i].scale = scale
+		}
 	}
 	return t, out
 }
@@ -1000,7 +1025,7 @@ func (e *pgEval) caseExpr(n *Node) pv {
 	for i := 1; i < len(pairs); i += 2 {
 		results = append(results, e.eval(pairs[i]))
 	}
-	t, results := convertAll(results)
+	t, results := e.convertAll(results)
 	results = append(results[1:], results[0])
 	chosen := -1
 	for i := 0; i < len(pairs); i += 2 {
@@ -1027,7 +1052,11 @@ func (e *pgEval) cast(n *Node) pv {
 	v := e.eval(n.Left)
 	t, scale := e.declType(n.Tok)
 	if v.null {
-		return nullOf(t)
+		nv := nullOf(t)
+		if e.duck && t == pgNumeric {
+			nv.scale = scale
+		}
+		return nv
 	}
 	if e.duck {
 		return duckCast(v, t, scale)
@@ -1176,7 +1205,7 @@ func (e *pgEval) call(n *Node) pv {
 	}
 	switch n.Tok {
 	case "coalesce", "greatest", "least":
-		t, vs := convertAll(args)
+		t, vs := e.convertAll(args)
 		var out pv = nullOf(t)
 		for _, v := range vs {
 			if v.null {
@@ -1219,7 +1248,11 @@ func (e *pgEval) call(n *Node) pv {
 		if !c.null && c.b {
 			return nullOf(t)
 		}
-		return to(a, t)
+		r := to(a, t)
+		if e.duck {
+			r.scale = -1 // DuckDB's NULLIF may widen a DECIMAL
+		}
+		return r
 	}
 	if len(args) == 0 {
 		unsure("function %s", n.Tok)
@@ -1341,6 +1374,9 @@ func (e *pgEval) call(n *Node) pv {
 			}
 			q := roundHalfAway(a.d, int(sc))
 			p := new(big.Int).Exp(big.NewInt(10), big.NewInt(sc), nil)
+			if e.duck {
+				sc = -1 // DuckDB's scale of round() is not modelled
+			}
 			return pv{t: pgNumeric, d: new(big.Rat).SetFrac(q, p), scale: int(sc)}
 		}
 	case "floor":
@@ -1365,9 +1401,13 @@ func (e *pgEval) call(n *Node) pv {
 			}
 			q = big.NewInt(int64(a.d.Sign()))
 		}
-		return pv{t: pgNumeric, d: new(big.Rat).SetInt(q), scale: 0}
+		sc := 0
+		if e.duck {
+			sc = -1
+		}
+		return pv{t: pgNumeric, d: new(big.Rat).SetInt(q), scale: sc}
 	case "mod":
-		return pgArith("%", intArg(args[0]), intArg(args[1]))
+		return pgArith("%", intArg(args[0]), intArg(args[1]), e.duck)
 	}
 	unsure("function %s on %d", n.Tok, args[0].t)
 	return pv{}

@@ -134,6 +134,9 @@ func lex(s string) []tok {
 			for j < len(s) && strings.IndexByte("<>=!|", s[j]) >= 0 && strings.IndexByte("<>=!|", c) >= 0 {
 				j++
 			}
+			if c == '/' && j < len(s) && s[j] == '/' { // DuckDB's integer division
+				j++
+			}
 			out = append(out, tok{s[i:j], 'o', i})
 			i = j
 		}
