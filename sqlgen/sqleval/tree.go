@@ -6,7 +6,10 @@
 // The generator prints every compound expression in its own parentheses, so [Parse] reads its
 // text into a [Node] tree without precedence rules; the tree keeps SQLite's shape (a left operand,
 // a right operand, an argument list), which its rules for affinity and collation walk. [SQLite]
-// evaluates a tree with SQLite's storage classes, affinities, collations and three-valued logic.
+// evaluates a tree with SQLite's storage classes, affinities, collations and three-valued logic;
+// [Postgres] with PostgreSQL's static types and its parser's resolution of operators and common
+// types; [DuckDB] with PostgreSQL's walk and DuckDB's rules where they differ. Each is an
+// [Evaluator].
 // Whatever it is not sure of (a real printed as text, a function it does not model, a conversion
 // with many digits) makes it return [ErrUnknown]: a caller skips rather than guesses.
 //
