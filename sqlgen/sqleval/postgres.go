@@ -57,18 +57,11 @@ type pv struct {
 }
 
 // Eval returns n's value on row, or an error wrapping ErrUnknown when the evaluator is not sure.
-func (Postgres) Eval(n *Node, row Row) (v Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			u, ok := r.(unknown)
-			if !ok {
-				panic(r)
-			}
-			err = fmt.Errorf("%w: %s", ErrUnknown, string(u))
-		}
-	}()
-	e := pgEval{row: row}
-	return e.eval(n).value(), nil
+func (Postgres) Eval(n *Node, row Row) (Value, error) {
+	return evalRecover(func() Value {
+		e := pgEval{row: row}
+		return e.eval(n).value()
+	})
 }
 
 // evalRecover runs an evaluation, turning an unsure panic into ErrUnknown.
