@@ -6,13 +6,15 @@ import (
 )
 
 // TestDuckDB checks where DuckDB's rules part from PostgreSQL's, on a row of a TINYINT c0 = 127,
-// a VARCHAR c1 = 'Ab', a REAL c2 = 19846.5 and a NUMERIC (DECIMAL(18,3)) c3 = 79.76.
+// a VARCHAR c1 = 'Ab', a REAL c2 = 19846.5, a NUMERIC (DECIMAL(18,3)) c3 = 79.76 and a
+// REAL c4 = 63.9.
 func TestDuckDB(t *testing.T) {
 	row := Row{
 		"t0.c0": {V: Value{C: Int, I: 127}, Type: "TINYINT"},
 		"t0.c1": {V: Value{C: Text, S: "Ab"}, Type: "VARCHAR"},
 		"t0.c2": {V: Value{C: Real, R: 19846.5}, Type: "REAL"},
 		"t0.c3": {V: Value{C: Decimal, S: "79.76"}, Type: "NUMERIC"},
+		"t0.c4": {V: Value{C: Real, R: 63.9}, Type: "REAL"},
 	}
 	tests := []struct{ expr, want string }{
 		{"((- 7) // 2)", "i:-3"},
@@ -24,6 +26,7 @@ func TestDuckDB(t *testing.T) {
 		{"suffix(t0.c1, 'b')", "B:true"},
 		{"sign(CAST(NULL AS DECIMAL(18,4)))", "NULL"},
 		{"CAST('1.5' AS DECIMAL(18,4))", "d:1.5"},
+		{"(floor(t0.c4) * t0.c4)", "r:4025.7002"}, // floor keeps REAL, and REAL * REAL is a REAL
 		// A common DECIMAL takes the largest scale.
 		{"CAST(LEAST(t0.c3, CAST(NULL AS DECIMAL(18,4)), 259.34) AS VARCHAR)", "t:79.7600"},
 		{"CAST(t0.c3 AS VARCHAR)", "t:79.760"},

@@ -1257,6 +1257,9 @@ func (e *pgEval) call(n *Node) pv {
 		if a.null && e.duck && n.Tok == "sign" {
 			return nullOf(pgInt4)
 		}
+		if a.null && e.duck && (n.Tok == "floor" || n.Tok == "round") && args[0].t.isFloat() {
+			return nullOf(args[0].t)
+		}
 		if a.null {
 			return nullOf(funcType(n.Tok, args[0].t))
 		}
@@ -1373,7 +1376,9 @@ func (e *pgEval) call(n *Node) pv {
 			return pv{t: pgNumeric, d: new(big.Rat).SetFrac(q, p), scale: int(sc)}
 		}
 	case "floor":
-		if a := args[0]; a.t.isFloat() {
+		if a := args[0]; a.t.isFloat() && e.duck {
+			return pv{t: a.t, f: math.Floor(a.f)} // DuckDB's floor keeps REAL
+		} else if a.t.isFloat() {
 			return pv{t: pgFloat8, f: math.Floor(a.f)}
 		}
 	case "ceil", "trunc", "sign":
