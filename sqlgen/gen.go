@@ -47,8 +47,8 @@ func New(o Options) (*Generator, error) {
 	if err := n.validate(); err != nil {
 		return nil, err
 	}
-	if slices.Contains(n.Oracles, OraclePQS) && n.Dialect != "sqlite" {
-		return nil, fmt.Errorf("sqlgen: the pqs oracle has an expression evaluator for the sqlite dialect only, not %s", n.Dialect)
+	if slices.Contains(n.Oracles, OraclePQS) && pqsEvaluator(n.Dialect, false) == nil {
+		return nil, fmt.Errorf("sqlgen: the pqs oracle has an expression evaluator for the sqlite, postgres and duckdb dialects only, not %s", n.Dialect)
 	}
 	base := dialects[n.Dialect]
 	e, err := parseEngine(base, n.Engine)

@@ -27,9 +27,13 @@ var (
 type pqsScope struct {
 	tables []*rel
 	cols   []string // qualified column references, in the fetch query's order
-	model  []column // the columns' schema, in the same order
+	model  []column // the columns' schema, in the same order (SQLite)
+	// types and decls are the columns' static and declared types (typed dialects).
+	types []sqlType
+	decls []string
 	// caseSensitiveLike is set when the setup turns LIKE case-sensitive.
 	caseSensitiveLike bool
+	dialect           string // the generator's dialect, which picks the evaluator
 }
 
 // pqsRNG returns the PQS stream of a case seed.
@@ -38,7 +42,7 @@ func pqsRNG(seed uint64) *rng { return newRNG(fuzz.Mix(seed^pqsSalt), seed) }
 // pqsScopeOf picks one to Options.MaxFrom tables (never views: their columns' affinities are
 // those of expressions) whose row bounds multiply to at most maxFromRows.
 func (g *Generator) pqsScopeOf(r *rng, st *setup) *pqsScope {
-	sc := &pqsScope{caseSensitiveLike: g.d.likePragma != "" && slices.Contains(st.stmts, g.d.likePragma)}
+	sc := &pqsScope{caseSensitiveLike: g.d.likePragma != "" && slices.Contains(st.stmts, g.d.likePragma), dialect: g.d.name}
 	n := 1
 	for n < g.o.MaxFrom && r.prob(0.4) {
 		n++
@@ -46,13 +50,14 @@ func (g *Generator) pqsScopeOf(r *rng, st *setup) *pqsScope {
 	rows := 1.0
 	for _, i := range r.perm(len(st.rels)) {
 		rl := &st.rels[i]
-		if rl.model == nil || len(sc.tables) > 0 && rows*max(rl.rows, 1) > maxFromRows {
+		if rl.model == nil && rl.decls == nil || len(sc.tables) > 0 && rows*max(rl.rows, 1) > maxFromRows {
 			continue
 		}
 		rows *= max(rl.rows, 1)
 		sc.tables = append(sc.tables, rl)
 		sc.cols = append(sc.cols, rl.cols...)
 		sc.model = append(sc.model, rl.model...)
+		sc.types, sc.decls = append(sc.types, rl.types...), append(sc.decls, rl.decls...)
 		if len(sc.tables) == n {
 			break
 		}
@@ -90,10 +95,24 @@ func evalAffinity(a affinity) sqleval.Affinity {
 	return sqleval.AffBlob
 }
 
+// pqsEvaluator returns the expression evaluator of a dialect, nil when it has none.
+func pqsEvaluator(dialect string, caseSensitiveLike bool) sqleval.Evaluator {
+	switch dialect {
+	case "sqlite":
+		return sqleval.SQLite{CaseSensitiveLike: caseSensitiveLike}
+	case "postgres":
+		return sqleval.Postgres{}
+	case "duckdb":
+		return sqleval.DuckDB{}
+	}
+	return nil
+}
+
 // pqsEnv is the evaluator and the pivot row of a case.
 type pqsEnv struct {
-	ev  sqleval.SQLite
-	row sqleval.Row
+	ev     sqleval.Evaluator
+	row    sqleval.Row
+	noLike bool // LIKE is case-sensitive, which the SQLite evaluator does not model
 }
 
 func (sc *pqsScope) env(pivot []string) (*pqsEnv, bool) {
@@ -106,9 +125,40 @@ func (sc *pqsScope) env(pivot []string) (*pqsEnv, bool) {
 		if err != nil {
 			return nil, false
 		}
+		if sc.decls != nil {
+			v.Single = v.C == sqleval.Real && sc.types[i] == tFloat && strings.EqualFold(sc.decls[i], "REAL")
+			row[sc.cols[i]] = sqleval.Column{V: v, Type: sc.decls[i]}
+			continue
+		}
 		row[sc.cols[i]] = sqleval.Column{V: v, Aff: evalAffinity(sc.model[i].typ.aff), Coll: sc.model[i].coll}
 	}
-	return &pqsEnv{ev: sqleval.SQLite{CaseSensitiveLike: sc.caseSensitiveLike}, row: row}, true
+	ev := pqsEvaluator(sc.dialect, sc.caseSensitiveLike)
+	return &pqsEnv{ev: ev, row: row, noLike: sc.caseSensitiveLike}, ev != nil
+}
+
+// pqsExpr writes a random expression over cols of the scope, a predicate when pred.
+func (g *Generator) pqsExpr(r *rng, sc *pqsScope, cols []string, depth int, pred, noLike bool) string {
+	var b strings.Builder
+	if g.d.typed != nil {
+		types := make([]sqlType, len(cols))
+		for i, c := range cols {
+			types[i] = sc.types[slices.Index(sc.cols, c)]
+		}
+		tg := typedGen{r: r, d: g.d, t: g.d.typed, b: &b, cols: cols, types: types, maxDepth: depth}
+		if pred {
+			tg.predicate()
+		} else {
+			tg.expr(tg.anyType(), 0)
+		}
+		return b.String()
+	}
+	eg := exprGen{r: r, d: g.d, b: &b, cols: cols, maxDepth: depth, noLike: noLike}
+	if pred {
+		eg.predicate()
+	} else {
+		eg.expr(0)
+	}
+	return b.String()
 }
 
 // eval parses and evaluates an expression of the generator on the pivot.
@@ -124,32 +174,26 @@ func (e *pqsEnv) eval(text string) (sqleval.Value, bool) {
 // known draws an expression (a predicate when pred) over cols that the evaluator is sure of,
 // and returns it, when pred, rectified to hold on the pivot (p, NOT p or (p) IS NULL), with its
 // value; ok is false after pqsTries draws.
-func (g *Generator) known(r *rng, e *pqsEnv, cols []string, depth int, pred bool) (string, sqleval.Value, bool) {
+func (g *Generator) known(r *rng, e *pqsEnv, sc *pqsScope, cols []string, depth int, pred bool) (string, sqleval.Value, bool) {
 	for try := 0; try < pqsTries; try++ {
-		var b strings.Builder
-		eg := exprGen{r: r, d: g.d, b: &b, cols: cols, maxDepth: depth, noLike: e.ev.CaseSensitiveLike}
-		if pred {
-			eg.predicate()
-		} else {
-			eg.expr(0)
-		}
-		v, ok := e.eval(b.String())
+		x := g.pqsExpr(r, sc, cols, depth, pred, e.noLike)
+		v, ok := e.eval(x)
 		if !ok {
 			continue
 		}
 		if !pred {
-			return b.String(), v, true
+			return x, v, true
 		}
 		t, null, ok := e.ev.Truth(v)
 		switch {
 		case !ok:
 			continue
 		case null:
-			return "(" + b.String() + ") IS NULL", v, true
+			return "(" + x + ") IS NULL", v, true
 		case t:
-			return b.String(), v, true
+			return x, v, true
 		}
-		return "NOT " + b.String(), v, true
+		return "NOT " + x, v, true
 	}
 	return "", sqleval.Value{}, false
 }
@@ -161,12 +205,16 @@ var pqsJoins = []joinKind{
 	{"FULL JOIN", true}, {"CROSS JOIN", false}, {"LEFT JOIN", true}, {"JOIN", true},
 }
 
+// pgCollationC holds in a PostgreSQL database whose collation and character classes are C, the
+// only ones the evaluator models.
+const pgCollationC = "(SELECT datcollate IN ('C', 'POSIX') AND datctype IN ('C', 'POSIX') FROM pg_database WHERE datname = current_database())"
+
 // derivePQS builds the second stage of a PQS case from the rows of its fetch query: a pivot, a
 // query whose WHERE and ON conditions are rectified to hold for it, and the containment check,
 // once per check (Options.Checks). It returns nil when the case has no rows or an expression
 // could not be made known.
 func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
-	if g.o.Dialect != "sqlite" || fetch.Failed() || len(fetch.Rows) == 0 {
+	if fetch.Failed() || len(fetch.Rows) == 0 {
 		return nil
 	}
 	r := pqsRNG(c.Seed)
@@ -180,6 +228,7 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 	// FROM with rectified ON conditions.
 	var from strings.Builder
 	var scope []string
+	onStart := 0 // PostgreSQL's ON sees the tables joined since the last comma only
 	for i, t := range sc.tables {
 		scope = append(scope, t.cols...)
 		if i == 0 {
@@ -187,9 +236,15 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 			continue
 		}
 		j := pick(r, pqsJoins)
+		if j.kw == "FULL JOIN" && g.d.typed != nil {
+			j.kw = "LEFT JOIN" // PostgreSQL's FULL JOIN takes only merge- or hash-joinable conditions
+		}
 		writeJoin(&from, j, t.name)
+		if j.kw == "," && g.d.typed != nil {
+			onStart = len(scope) - len(t.cols)
+		}
 		if j.on {
-			p, _, ok := g.known(r, e, scope, min(2, depth), true)
+			p, _, ok := g.known(r, e, sc, scope[onStart:], min(2, depth), true)
 			if !ok {
 				return nil
 			}
@@ -198,15 +253,20 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 		}
 	}
 	var pivotLits []string
-	for _, s := range pivot {
-		v, _ := sqleval.ParseCanonical(s)
-		lit, ok := v.Literal()
+	for _, c := range sc.cols {
+		lit, ok := e.ev.Literal(e.row[c].V)
 		if !ok {
 			return nil
 		}
 		pivotLits = append(pivotLits, lit)
 	}
-	out := []fuzz.Query{{Role: RolePQSPivot, Text: "SELECT " + strings.Join(pivotLits, ", ") + " INTERSECT " + pqsFetch(sc)}}
+	pivotQ := "SELECT " + strings.Join(pivotLits, ", ") + " INTERSECT " + pqsFetch(sc)
+	if g.d.name == "postgres" {
+		// The evaluator knows the C collation only: elsewhere the pivot is not found, and the case
+		// skipped.
+		pivotQ += " WHERE " + pgCollationC
+	}
+	out := []fuzz.Query{{Role: RolePQSPivot, Text: pivotQ}}
 	// One containment query per check (Options.Checks), each with its own rectified WHERE and
 	// fetch list over the same FROM clause and pivot; a check whose expressions the evaluator
 	// could not be sure of is left out, and the checks made are numbered in order.
@@ -225,23 +285,23 @@ func (g *Generator) derivePQS(c *fuzz.Case, fetch *fuzz.Result) []fuzz.Query {
 // containment query: the expected values INTERSECT the rectified query.
 func (g *Generator) pqsContains(r *rng, e *pqsEnv, sc *pqsScope, scope []string, from string) (string, bool) {
 	depth := g.o.MaxDepth
-	where, _, ok := g.known(r, e, scope, depth, true)
+	where, _, ok := g.known(r, e, sc, scope, depth, true)
 	if !ok {
 		return "", false
 	}
 	// The fetch list: some columns and some expressions, each with its expected value.
 	var items, want []string
 	for _, k := range r.perm(len(sc.cols))[:1+r.intn(len(sc.cols))] {
-		if lit, ok := e.row[sc.cols[k]].V.Literal(); ok {
+		if lit, ok := e.ev.Literal(e.row[sc.cols[k]].V); ok {
 			items, want = append(items, sc.cols[k]), append(want, lit)
 		}
 	}
 	for n := r.intn(3); n > 0; n-- {
-		x, v, ok := g.known(r, e, scope, min(2, depth), false)
+		x, v, ok := g.known(r, e, sc, scope, min(2, depth), false)
 		if !ok {
 			return "", false
 		}
-		if lit, ok := v.Literal(); ok {
+		if lit, ok := e.ev.Literal(v); ok {
 			items, want = append(items, x), append(want, lit)
 		}
 	}
@@ -249,7 +309,11 @@ func (g *Generator) pqsContains(r *rng, e *pqsEnv, sc *pqsScope, scope []string,
 		return "", false
 	}
 	q := "SELECT " + strings.Join(items, ", ") + " FROM " + from + " WHERE " + where
-	return "SELECT " + strings.Join(want, ", ") + " INTERSECT SELECT * FROM (" + q + ")", true
+	alias := ""
+	if g.d.name == "postgres" {
+		alias = " AS pqs" // a subquery in FROM needs an alias before PostgreSQL 16
+	}
+	return "SELECT " + strings.Join(want, ", ") + " INTERSECT SELECT * FROM (" + q + ")" + alias, true
 }
 
 // Derive returns the second stage of a case (see fuzz.Deriver), built from the first target's
@@ -283,14 +347,7 @@ func (g *Generator) EvalSample(c *fuzz.Case, n int) (exprs []string, eval func(e
 	sc := g.pqsScopeOf(r, g.setup(fuzz.SetupSeed(c.Seed)))
 	r = newRNG(fuzz.Mix(c.Seed^pqsSalt^0xe7a1), c.Seed)
 	for i := 0; i < n; i++ {
-		var b strings.Builder
-		eg := exprGen{r: r, d: g.d, b: &b, cols: sc.cols, maxDepth: g.o.MaxDepth}
-		if r.prob(0.5) {
-			eg.predicate()
-		} else {
-			eg.expr(0)
-		}
-		exprs = append(exprs, b.String())
+		exprs = append(exprs, g.pqsExpr(r, sc, sc.cols, g.o.MaxDepth, r.prob(0.5), false))
 	}
 	return exprs, func(expr string, row []string) (string, bool) {
 		e, ok := sc.env(row)

@@ -36,6 +36,8 @@ type rel struct {
 	types []sqlType
 	// model holds a table's columns (nil for a view), for the expression evaluator.
 	model []column
+	// decls are a typed table's declared column types (nil for a view), for the evaluator.
+	decls []string
 	// dml says the relation is a table whose changes a transaction rolls back (DQE and EET DML
 	// change it), and sets lists the indexes of the columns an UPDATE may assign.
 	dml  bool

@@ -141,7 +141,7 @@ func (s *typedSetup) createTable(i int) {
 	if td.constraints && r.prob(0.4) {
 		pk = r.intn(len(cols))
 	}
-	var names []string
+	var names, decls []string
 	var types []sqlType
 	for _, c := range cols {
 		names = append(names, c.name)
@@ -152,7 +152,9 @@ func (s *typedSetup) createTable(i int) {
 		if j > 0 {
 			s.ws(", ")
 		}
-		s.ws(c.name, " ", pick(r, td.colTypes[c.t]))
+		decl := pick(r, td.colTypes[c.t])
+		decls = append(decls, decl)
+		s.ws(c.name, " ", decl)
 		if j == pk {
 			s.ws(" PRIMARY KEY")
 			c.unique, c.notNull = true, true
@@ -200,7 +202,7 @@ func (s *typedSetup) createTable(i int) {
 	}
 	// A storage engine other than InnoDB (MyISAM, Aria) does not roll back.
 	dml := !td.noRollback && (!strings.Contains(suffix, "ENGINE=") || strings.Contains(suffix, "InnoDB"))
-	s.rels = append(s.rels, rel{name: name, cols: q, types: types, weight: 1, dml: dml, sets: sets})
+	s.rels = append(s.rels, rel{name: name, cols: q, types: types, decls: decls, weight: 1, dml: dml, sets: sets})
 }
 
 // insert writes an INSERT of one to four rows into table ti and returns the rows it adds at most.

@@ -1480,3 +1480,6 @@ func (SQLite) Truth(v Value) (t, null, ok bool) {
 	t, null = truth(v)
 	return t, null, true
 }
+
+// Literal returns v.Literal(): SQLite reads its literals back as the same value.
+func (SQLite) Literal(v Value) (string, bool) { return v.Literal() }

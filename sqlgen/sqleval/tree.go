@@ -6,7 +6,10 @@
 // The generator prints every compound expression in its own parentheses, so [Parse] reads its
 // text into a [Node] tree without precedence rules; the tree keeps SQLite's shape (a left operand,
 // a right operand, an argument list), which its rules for affinity and collation walk. [SQLite]
-// evaluates a tree with SQLite's storage classes, affinities, collations and three-valued logic.
+// evaluates a tree with SQLite's storage classes, affinities, collations and three-valued logic;
+// [Postgres] with PostgreSQL's static types and its parser's resolution of operators and common
+// types; [DuckDB] with PostgreSQL's walk and DuckDB's rules where they differ. Each is an
+// [Evaluator].
 // Whatever it is not sure of (a real printed as text, a function it does not model, a conversion
 // with many digits) makes it return [ErrUnknown]: a caller skips rather than guesses.
 //
@@ -29,7 +32,7 @@ const (
 	OpBinary                // Tok: the operator (=, AND, ||, IS NOT, LIKE ...); Left, Right; List[0] the ESCAPE
 	OpPrefix                // Tok: NOT, -, +, ~; Left
 	OpPostfix               // Tok: ISNULL, IS NOT TRUE ...; Left
-	OpBetween               // Tok: BETWEEN or NOT BETWEEN; Left; List: low, high
+	OpBetween               // Tok: [NOT] BETWEEN [SYMMETRIC]; Left; List: low, high
 	OpIn                    // Tok: IN or NOT IN; Left; List
 	OpCase                  // Left: the base or nil; List: WHEN, THEN pairs, then the ELSE if Else
 	OpCast                  // Tok: the type name; Left
@@ -82,6 +85,13 @@ func lex(s string) []tok {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n':
 			i++
+		case c == '"':
+			j := strings.IndexByte(s[i+1:], '"')
+			if j < 0 {
+				j = len(s) - i - 2
+			}
+			out = append(out, tok{s[i : i+j+2], 'w', i})
+			i += j + 2
 		case c == '(' || c == ')' || c == ',':
 			out = append(out, tok{s[i : i+1], c, i})
 			i++
@@ -127,6 +137,9 @@ func lex(s string) []tok {
 			for j < len(s) && strings.IndexByte("<>=!|", s[j]) >= 0 && strings.IndexByte("<>=!|", c) >= 0 {
 				j++
 			}
+			if c == '/' && j < len(s) && s[j] == '/' { // DuckDB's integer division
+				j++
+			}
 			out = append(out, tok{s[i:j], 'o', i})
 			i = j
 		}
@@ -164,12 +177,12 @@ func (p *parser) expect(s string) error {
 // exprs that end a term inside a parenthesized compound.
 var postfixes = [][]string{
 	{"ISNULL"}, {"NOTNULL"}, {"NOT", "NULL"}, {"IS", "NULL"}, {"IS", "NOT", "NULL"}, {"IS", "TRUE"},
-	{"IS", "FALSE"}, {"IS", "NOT", "TRUE"}, {"IS", "NOT", "FALSE"},
+	{"IS", "FALSE"}, {"IS", "NOT", "TRUE"}, {"IS", "NOT", "FALSE"}, {"IS", "UNKNOWN"}, {"IS", "NOT", "UNKNOWN"},
 }
 
 var binaryWords = [][]string{
 	{"IS", "NOT", "DISTINCT", "FROM"}, {"IS", "DISTINCT", "FROM"}, {"IS", "NOT"}, {"IS"}, {"AND"}, {"OR"},
-	{"NOT", "LIKE"}, {"NOT", "GLOB"}, {"LIKE"}, {"GLOB"},
+	{"NOT", "LIKE"}, {"NOT", "GLOB"}, {"NOT", "ILIKE"}, {"LIKE"}, {"GLOB"}, {"ILIKE"},
 }
 
 // expr reads a leaf or a parenthesized compound.
@@ -186,8 +199,20 @@ func (p *parser) expr() (*Node, error) {
 		case "NULL", "TRUE", "FALSE":
 			return &Node{Op: OpLiteral, Tok: strings.ToUpper(t.s), Text: t.s}, nil
 		}
-		if p.peek(0).kind == '(' {
-			return nil, p.fail("call outside parentheses")
+		if p.peek(0).kind == '(' { // a call the typed dialects write without parentheses of its own
+			p.i--
+			var n *Node
+			var err error
+			if strings.EqualFold(t.s, "CAST") {
+				n, err = p.cast()
+			} else {
+				n, err = p.call()
+			}
+			if err != nil {
+				return nil, err
+			}
+			n.Text = p.s[start : p.toks[p.i-1].off+1]
+			return n, nil
 		}
 		return &Node{Op: OpColumn, Tok: t.s, Text: t.s}, nil
 	case '(':
@@ -220,11 +245,8 @@ func (p *parser) inner() (*Node, error) {
 			return p.prefix(w)
 		case w == "CASE":
 			return p.caseExpr()
-		case w == "CAST" && p.peek(1).kind == '(':
-			return p.cast()
-		case p.peek(1).kind == '(':
-			return p.call()
 		}
+		// A call or CAST is read by expr: it may be the left operand of a binary operator.
 	}
 	if t.kind == 'o' && (t.s == "-" || t.s == "+" || t.s == "~") {
 		return p.prefix(t.s)
@@ -253,6 +275,9 @@ func (p *parser) inner() (*Node, error) {
 			tk, p.i = "NOT BETWEEN", p.i+1
 		}
 		p.i++
+		if p.word(0) == "SYMMETRIC" {
+			tk, p.i = tk+" SYMMETRIC", p.i+1
+		}
 		lo, err := p.expr()
 		if err != nil {
 			return nil, err

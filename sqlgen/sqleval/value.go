@@ -20,6 +20,8 @@ const (
 	Real
 	Text
 	Blob
+	Bool    // I: 0 or 1 (PostgreSQL's boolean)
+	Decimal // S: an exact decimal in its shortest plain form ("1.5", "-0.001", "1200")
 )
 
 // Value is one SQL value.
@@ -28,6 +30,8 @@ type Value struct {
 	I int64
 	R float64
 	S string // Text and Blob bytes
+	// Single marks a Real of 32 bits (PostgreSQL's real): it prints as its float32.
+	Single bool
 }
 
 // Affinity is a column's or an expression's type affinity.
@@ -52,6 +56,20 @@ type Column struct {
 	V    Value
 	Aff  Affinity
 	Coll string // declared collation, "" for BINARY
+	// Type is the declared type in a typed dialect ("INT", "NUMERIC(10,2)", "CHAR(8)"), which
+	// PostgreSQL's rules read; SQLite reads Aff.
+	Type string
+}
+
+// Evaluator is an engine's evaluation rules: SQLite's or PostgreSQL's.
+type Evaluator interface {
+	// Eval returns n's value on row, or an error wrapping ErrUnknown when it is not sure.
+	Eval(n *Node, row Row) (Value, error)
+	// Truth reads a value as a condition: true, false, or null; ok is false when the engine's
+	// reading is not known.
+	Truth(v Value) (t, null, ok bool)
+	// Literal returns an SQL literal the engine reads back as v, false when there is none.
+	Literal(v Value) (string, bool)
 }
 
 // Row maps column references (as the generator prints them, "t0.c1") to columns.
@@ -66,7 +84,7 @@ type unknown string
 func unsure(format string, args ...any) { panic(unknown(fmt.Sprintf(format, args...))) }
 
 // ParseCanonical reads a value in polyfuzz's canonical typed form ("i:1", "r:1.5", "t:a",
-// "b:00ff", "NULL").
+// "b:00ff", "d:1.5", "B:true", "NULL").
 func ParseCanonical(s string) (Value, error) {
 	if s == "NULL" {
 		return Value{}, nil
@@ -96,6 +114,15 @@ func ParseCanonical(s string) (Value, error) {
 	case "b":
 		b, err := hex.DecodeString(rest)
 		return Value{C: Blob, S: string(b)}, err
+	case "d":
+		return Value{C: Decimal, S: rest}, nil
+	case "B":
+		switch rest {
+		case "true":
+			return Value{C: Bool, I: 1}, nil
+		case "false":
+			return Value{C: Bool}, nil
+		}
 	}
 	return Value{}, fmt.Errorf("sqleval: unknown canonical prefix in %q", s)
 }
@@ -106,9 +133,19 @@ func (v Value) Canonical() string {
 	case Int:
 		return "i:" + strconv.FormatInt(v.I, 10)
 	case Real:
+		if v.Single {
+			return "r:" + strconv.FormatFloat(v.R, 'g', -1, 32)
+		}
 		return "r:" + strconv.FormatFloat(v.R, 'g', -1, 64)
 	case Text:
 		return "t:" + v.S
+	case Decimal:
+		return "d:" + v.S
+	case Bool:
+		if v.I != 0 {
+			return "B:true"
+		}
+		return "B:false"
 	case Blob:
 		return "b:" + hex.EncodeToString([]byte(v.S))
 	}
