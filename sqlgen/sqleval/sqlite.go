@@ -655,12 +655,13 @@ func (e *sqliteEval) postfix(n *Node) Value {
 	return truthOp(v, n.Tok)
 }
 
-// callsFunc reports whether n calls a function anywhere (SQLite's EP_HasFunc).
+// callsFunc reports whether n calls a function anywhere (SQLite's EP_HasFunc); LIKE and GLOB are
+// calls of like() and glob() to SQLite's parser.
 func callsFunc(n *Node) bool {
 	if n == nil {
 		return false
 	}
-	if n.Op == OpFunc || callsFunc(n.Left) || callsFunc(n.Right) {
+	if n.Op == OpFunc || n.Op == OpBinary && isLikeOp(n.Tok) || callsFunc(n.Left) || callsFunc(n.Right) {
 		return true
 	}
 	for _, c := range n.List {

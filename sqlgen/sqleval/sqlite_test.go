@@ -19,6 +19,9 @@ func TestSQLite(t *testing.T) {
 		{"(256 IS ((abs(1)) NOT IN ()))", "i:0"}, // a function keeps it TRUE OR abs(1): plain 1
 		{"(127 IS DISTINCT FROM ((coalesce(t0.c1, 1)) NOT IN ()))", "i:1"},
 		{"(127 IS DISTINCT FROM ((t0.c1 + 1) NOT IN ()))", "i:0"},
+		{"('x' IS (('a' LIKE 'b') IN ()))", "i:0"},     // LIKE is a call of like(): FALSE AND x, a plain 0
+		{"('x' IS (('a' GLOB 'b') NOT IN ()))", "i:0"}, // and GLOB of glob()
+		{"('x' IS ((1 + 1) IN ()))", "i:1"},
 		{"(' 1' IS (unlikely(TRUE)))", "i:0"},
 		{"(' 1' IS TRUE)", "i:1"},
 		{"((t0.c0 || t0.c1) <= t0.c1)", "i:0"},
