@@ -3,8 +3,6 @@ package duckdblib
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -139,33 +137,12 @@ func TestCrashIsAResult(t *testing.T) {
 
 // TestRefused checks the errors for a library that is missing or not DuckDB.
 func TestRefused(t *testing.T) {
-	text := filepath.Join(t.TempDir(), "libduckdb.so")
-	os.WriteFile(text, []byte("not a library"), 0o644)
-	libm := "/lib/x86_64-linux-gnu/libm.so.6"
-	tests := []struct {
-		name, lib, want string
-	}{
+	text, libm := rowservertest.NotALibrary(t, "libduckdb.so"), rowservertest.OtherLib
+	rowservertest.CheckRefused(t, func(lib string) (fuzz.Target, error) { return Open(Options{Lib: lib}) }, []rowservertest.RefusedCase{
 		{"none", "", "duckdb lib: no library given: write --dbms duckdb=lib:/path/libduckdb.so"},
 		{"missing", "/nonexistent/libduckdb.so", "no such file or directory: give the path of a DuckDB library (libduckdb.so)"},
 		{"directory", t.TempDir(), "is a directory"},
 		{"not a library", text, "duckdb lib: cannot load " + text},
 		{"another library", libm, libm + " is not a DuckDB library"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.lib == libm {
-				if _, err := os.Stat(libm); err != nil {
-					t.Skip(libm + " is not here")
-				}
-			}
-			tg, err := Open(Options{Lib: tc.lib})
-			if err == nil {
-				tg.Close()
-				t.Fatal("opened")
-			}
-			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error %q, want one line with %q in it", err, tc.want)
-			}
-		})
-	}
+	})
 }

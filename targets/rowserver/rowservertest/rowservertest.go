@@ -1,7 +1,8 @@
 // Package rowservertest holds what the tests of the SQL targets that run on a Python row server
 // (package rowserver: datafusion, chdb, turso, duckdbpy, sqlitelib, duckdblib) share, on top of package
 // sqltest: table-driven checks of canonical values, of statements and their errors, of Reset, of
-// a server killed in the middle of a statement, and of a missing Python module. Each target's
+// a server killed in the middle of a statement, of a missing Python module, and of a library file
+// a library target refuses. Each target's
 // test calls them with its own tables.
 package rowservertest
 
@@ -200,5 +201,48 @@ func CheckMissingModule(t *testing.T, open func(python string) error, module, fi
 	err = open(filepath.Join(dir, "nosuch"))
 	if err == nil || !strings.Contains(err.Error(), fix) {
 		t.Errorf("Open on no python3 = %v; want an error that names %q", err, fix)
+	}
+}
+
+// OtherLib is a shared library that is not an engine's (the C library's libm), for
+// [CheckRefused]; a case that names it is skipped where it is missing.
+const OtherLib = "/lib/x86_64-linux-gnu/libm.so.6"
+
+// NotALibrary writes a text file called name in a temporary directory and returns its path: a
+// file named like a library that is none, for [CheckRefused].
+func NotALibrary(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte("not a library"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// RefusedCase is a library file a target must refuse and a part of the error it must give.
+type RefusedCase = struct {
+	Name, Lib, Want string
+}
+
+// CheckRefused opens a target of each case's library file with open: each must fail with an
+// error of one line that holds the case's Want.
+func CheckRefused(t *testing.T, open func(lib string) (fuzz.Target, error), tests []RefusedCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.Name, func(t *testing.T) {
+			if tc.Lib == OtherLib {
+				if _, err := os.Stat(OtherLib); err != nil {
+					t.Skip(OtherLib + " is not here")
+				}
+			}
+			tg, err := open(tc.Lib)
+			if err == nil {
+				tg.Close()
+				t.Fatal("opened")
+			}
+			if !strings.Contains(err.Error(), tc.Want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q, want one line with %q in it", err, tc.Want)
+			}
+		})
 	}
 }
