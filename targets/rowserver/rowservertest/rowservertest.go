@@ -2,8 +2,7 @@
 // (package rowserver: datafusion, chdb, turso, duckdbpy, sqlitelib, duckdblib) share, on top of package
 // sqltest: table-driven checks of canonical values, of statements and their errors, of Reset, of
 // a server killed in the middle of a statement, of a missing Python module, and of a library file
-// a library target refuses. Each target's
-// test calls them with its own tables.
+// a library target refuses. Each target's test calls them with its own tables.
 package rowservertest
 
 import (
