@@ -1,7 +1,7 @@
 // Package rowservertest holds what the tests of the SQL targets that run on a Python row server
 // (package rowserver: datafusion, chdb, turso, duckdbpy, sqlitelib, duckdblib) share, on top of package
 // sqltest: table-driven checks of canonical values, of statements and their errors, of Reset, of
-// a server killed in the middle of a statement, of a missing Python module, and of a library file
+// a timeout, of a server killed in the middle of a statement, of a missing Python module, and of a library file
 // a library target refuses. Each target's test calls them with its own tables.
 package rowservertest
 
@@ -112,6 +112,21 @@ func CheckReset(t *testing.T, tg Target, probe, code string) {
 	}
 	if tg.Starts() != before {
 		t.Errorf("Starts = %d after a Reset, was %d: the process should be kept", tg.Starts(), before)
+	}
+}
+
+// CheckTimeout runs c, a statement past tg's timeout, with sqltest.CheckTimeouts (then must
+// succeed after it) and checks what became of the server: killed and started again (killed), or
+// kept, the server having interrupted the statement itself.
+func CheckTimeout(t *testing.T, tg Target, then string, c sqltest.TimeoutCase, killed bool) {
+	t.Helper()
+	want, why := tg.Starts(), "the timeout should interrupt, not kill"
+	if killed {
+		want, why = want+1, "the process killed and started again"
+	}
+	sqltest.CheckTimeouts(t, tg, then, []sqltest.TimeoutCase{c})
+	if tg.Starts() != want {
+		t.Errorf("Starts = %d; want %d (%s)", tg.Starts(), want, why)
 	}
 }
 
