@@ -29,11 +29,7 @@ func open(t *testing.T, timeout time.Duration) *Target {
 // whichever build runs.
 func TestValuesAsEmbedded(t *testing.T) {
 	tg := open(t, 10*time.Second)
-	emb, err := duckdb.Open(duckdb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := sqltest.Open(t, func(context.Context) (*duckdb.Target, error) { return duckdb.Open(duckdb.Options{}) })
 	if tg.Version() != "v"+TestLibVersion || tg.Version() == emb.Version() {
 		t.Errorf("Version %q: want v%s (the embedded one is %s)", tg.Version(), TestLibVersion, emb.Version())
 	}
@@ -91,11 +87,7 @@ func TestStatementsAndErrors(t *testing.T) {
 // codes must be the same, read from the messages as the Go binding reads them.
 func TestErrorsAsEmbedded(t *testing.T) {
 	tg := open(t, 10*time.Second)
-	emb, err := duckdb.Open(duckdb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := sqltest.Open(t, func(context.Context) (*duckdb.Target, error) { return duckdb.Open(duckdb.Options{}) })
 	ctx := context.Background()
 	for _, q := range []string{"SELECT x", "SELECT CAST('a' AS INTEGER)", "SELECT CAST(2147483647 AS INTEGER) + 1",
 		"SELEC 1", "SELECT * FROM nosuch", "SELECT abs('x')", "CREATE TABLE t0(c0 INT PRIMARY KEY); INSERT INTO t0 VALUES (1), (1)",
