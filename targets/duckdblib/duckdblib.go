@@ -40,7 +40,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/targets/duckdb"
@@ -50,15 +49,8 @@ import (
 //go:embed server.py
 var serverSource string
 
-// Options configure a target.
-type Options struct {
-	// Lib is the path of the DuckDB library (libduckdb.so).
-	Lib string
-	// Python is the interpreter (see rowserver.Python).
-	Python string
-	// Timeout bounds one statement; 0 means no limit.
-	Timeout time.Duration
-}
+// Options configure a target: Lib is the path of the DuckDB library (libduckdb.so).
+type Options = rowserver.LibFile
 
 // Target is DuckDB of one library file in a Python process. It is a fuzz.Target used by one
 // goroutine.
@@ -76,7 +68,7 @@ var _ fuzz.Target = (*Target)(nil)
 // is an error that says so.
 func Open(o Options) (*Target, error) {
 	l, err := rowserver.StartLib(rowserver.LibOptions{Name: "duckdb", File: "libduckdb.so", Kind: "a DuckDB library",
-		Path: o.Lib, Source: "INIT = " + strconv.Quote(duckdb.AttachIdle) + "\n" + serverSource, Python: o.Python, Timeout: o.Timeout})
+		Source: "INIT = " + strconv.Quote(duckdb.AttachIdle) + "\n" + serverSource, LibFile: o})
 	if err != nil {
 		return nil, err
 	}

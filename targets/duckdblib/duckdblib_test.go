@@ -3,8 +3,6 @@ package duckdblib
 import (
 	"context"
 	"os"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -31,11 +29,7 @@ func open(t *testing.T, timeout time.Duration) *Target {
 // whichever build runs.
 func TestValuesAsEmbedded(t *testing.T) {
 	tg := open(t, 10*time.Second)
-	emb, err := duckdb.Open(duckdb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := sqltest.Open(t, func(context.Context) (*duckdb.Target, error) { return duckdb.Open(duckdb.Options{}) })
 	if tg.Version() != "v"+TestLibVersion || tg.Version() == emb.Version() {
 		t.Errorf("Version %q: want v%s (the embedded one is %s)", tg.Version(), TestLibVersion, emb.Version())
 	}
@@ -93,11 +87,7 @@ func TestStatementsAndErrors(t *testing.T) {
 // codes must be the same, read from the messages as the Go binding reads them.
 func TestErrorsAsEmbedded(t *testing.T) {
 	tg := open(t, 10*time.Second)
-	emb, err := duckdb.Open(duckdb.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Close()
+	emb := sqltest.Open(t, func(context.Context) (*duckdb.Target, error) { return duckdb.Open(duckdb.Options{}) })
 	ctx := context.Background()
 	for _, q := range []string{"SELECT x", "SELECT CAST('a' AS INTEGER)", "SELECT CAST(2147483647 AS INTEGER) + 1",
 		"SELEC 1", "SELECT * FROM nosuch", "SELECT abs('x')", "CREATE TABLE t0(c0 INT PRIMARY KEY); INSERT INTO t0 VALUES (1), (1)",
@@ -122,12 +112,8 @@ func TestErrorsAsEmbedded(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	tg := open(t, 200*time.Millisecond)
 	sqltest.MustExec(t, tg, "CREATE TABLE kept(c0 INTEGER)")
-	sqltest.CheckTimeouts(t, tg, "SELECT * FROM kept", []sqltest.TimeoutCase{
-		{"endless", "", "SELECT count(*) FROM range(1000000000000) a", 3 * time.Second},
-	})
-	if tg.Starts() != 1 {
-		t.Errorf("%d processes started, want 1: the timeout should interrupt, not kill", tg.Starts())
-	}
+	rowservertest.CheckTimeout(t, tg, "SELECT * FROM kept",
+		sqltest.TimeoutCase{Name: "endless", Stmt: "SELECT count(*) FROM range(1000000000000) a", Max: 3 * time.Second}, false)
 }
 
 // TestCrashIsAResult kills the server in the middle of a statement, as a segmentation fault in
@@ -139,33 +125,12 @@ func TestCrashIsAResult(t *testing.T) {
 
 // TestRefused checks the errors for a library that is missing or not DuckDB.
 func TestRefused(t *testing.T) {
-	text := filepath.Join(t.TempDir(), "libduckdb.so")
-	os.WriteFile(text, []byte("not a library"), 0o644)
-	libm := "/lib/x86_64-linux-gnu/libm.so.6"
-	tests := []struct {
-		name, lib, want string
-	}{
+	text, libm := rowservertest.NotALibrary(t, "libduckdb.so"), rowservertest.OtherLib
+	rowservertest.CheckRefused(t, func(lib string) (fuzz.Target, error) { return Open(Options{Lib: lib}) }, []rowservertest.RefusedCase{
 		{"none", "", "duckdb lib: no library given: write --dbms duckdb=lib:/path/libduckdb.so"},
 		{"missing", "/nonexistent/libduckdb.so", "no such file or directory: give the path of a DuckDB library (libduckdb.so)"},
 		{"directory", t.TempDir(), "is a directory"},
 		{"not a library", text, "duckdb lib: cannot load " + text},
 		{"another library", libm, libm + " is not a DuckDB library"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.lib == libm {
-				if _, err := os.Stat(libm); err != nil {
-					t.Skip(libm + " is not here")
-				}
-			}
-			tg, err := Open(Options{Lib: tc.lib})
-			if err == nil {
-				tg.Close()
-				t.Fatal("opened")
-			}
-			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error %q, want one line with %q in it", err, tc.want)
-			}
-		})
-	}
+	})
 }

@@ -1,9 +1,10 @@
 """The Python side of targets/duckdblib.
 
-The Go side puts LIB (the library's path), TIMEOUT (seconds per statement, 0 for none) and INIT
-(the statement that attaches the empty database of targets/duckdb's Swap) before this text, and rowserver's serve.py (serve, failure, answer_rows, ESCAPES) before that. The server
-loads the library with ctypes, refuses one that is not DuckDB or that the process did not load
-from LIB, opens one in-memory database and answers each program as targets/duckdb does through
+The Go side puts INIT (the statement that attaches the empty database of targets/duckdb's Swap)
+before this text, and rowserver.StartLib's prelude before that: NAME, LIB (the library's path),
+TIMEOUT (seconds per statement, 0 for none), serve.py (failure, answer_rows, ESCAPES) and lib.py
+(load, serve_lib). The server loads the library with load, which refuses one that is not DuckDB
+or that the process did not load from LIB, opens one in-memory database and answers each program as targets/duckdb does through
 the Go binding: the statements of the text are extracted, each prepared and executed, the rows of
 the last one are the answer. Values are written with the tags rowserver.Canonical reads: NULL,
 B:true|false, i:<integer>, d:<decimal text>, r:<repr of a DOUBLE>, f:<repr of a FLOAT>, t:<text>,
@@ -16,25 +17,9 @@ writes it ("Binder Error: ..."), whose prefix the Go side reads. The program RES
 """
 
 import ctypes
-import os
-import sys
 import threading
 
-
-def refuse(why):
-    print("polyfuzz-duckdb-refused %s" % why, flush=True)
-    sys.exit(3)
-
-
-try:
-    lib = ctypes.CDLL(LIB)
-except OSError as e:
-    refuse("cannot load %s: %s" % (LIB, e))
-try:
-    lib.duckdb_library_version
-    lib.duckdb_extract_statements
-except AttributeError:
-    refuse("%s is not a DuckDB library: it has no duckdb_library_version and duckdb_extract_statements" % LIB)
+lib = load("DuckDB", ["duckdb_library_version", "duckdb_extract_statements"])
 
 P = ctypes.c_void_p
 IDX = ctypes.c_uint64
@@ -108,21 +93,6 @@ class Unread(Exception):
     """A value of a type the server does not read."""
 SIGNED = (TINYINT, SMALLINT, INTEGER, BIGINT)
 UNSIGNED = (UTINYINT, USMALLINT, UINTEGER, UBIGINT)
-
-
-def loaded_from():
-    """The file the process mapped duckdb_library_version from, or None when it cannot tell."""
-    addr = ctypes.cast(lib.duckdb_library_version, P).value
-    try:
-        with open("/proc/self/maps") as f:
-            for line in f:
-                parts = line.split(None, 5)
-                lo, hi = (int(x, 16) for x in parts[0].split("-"))
-                if lo <= addr < hi and len(parts) == 6:
-                    return parts[5].strip()
-    except OSError:
-        pass
-    return None
 
 
 def owned(p):
@@ -244,22 +214,5 @@ def value(res, c, r, t):
     raise Unread(UNREAD.get(t, "number %d" % t))
 
 
-def main():
-    where = loaded_from()
-    if where is not None and os.path.realpath(where) != os.path.realpath(LIB):
-        refuse("the process loaded DuckDB from %s, not from %s" % (where, LIB))
-    version = lib.duckdb_library_version().decode()
-    state = {"db": Database()}
-    probe = state["db"].run("SELECT version()")
-    if probe != "R\tt:%s\nOK\n" % version:
-        refuse("version() of %s answers %r, its duckdb_library_version %s" % (LIB, probe, version))
-
-    def reset():
-        state["db"].close()
-        state["db"] = Database()
-
-    serve("polyfuzz-duckdb %s" % version, lambda prog: state["db"].run(prog), "duckdb failed", "surrogateescape",
-          reset=reset)
-
-
-main()
+version = lib.duckdb_library_version().decode()
+serve_lib(Database, "SELECT version()", version, version)

@@ -2,6 +2,7 @@ package rowserver
 
 import (
 	"context"
+	_ "embed" // lib.py
 	"fmt"
 	"os"
 	"strconv"
@@ -16,6 +17,17 @@ import (
 // only when the engine does not stop.
 const LibGrace = 2 * time.Second
 
+// LibFile is the library file a library target runs, and how: the Options of targets/sqlitelib
+// and targets/duckdblib.
+type LibFile struct {
+	// Lib is the path of the library file.
+	Lib string
+	// Python is the interpreter (see [Python]).
+	Python string
+	// Timeout bounds one statement; 0 means no limit.
+	Timeout time.Duration
+}
+
 // LibOptions describe a Python row server that loads an engine's library file with ctypes and
 // drives its C API (targets/sqlitelib, targets/duckdblib): a build other than the one polyfuzz
 // embeds, given as --dbms NAME=lib:PATH.
@@ -23,17 +35,18 @@ type LibOptions struct {
 	// Name is the engine's name ("duckdb"); File the library's usual file name ("libduckdb.so"),
 	// Kind what the library is, for errors ("a DuckDB library").
 	Name, File, Kind string
-	// Path is the library file.
-	Path string
-	// Source is the server's program. StartLib puts LIB (Path) and TIMEOUT (seconds, 0 for none)
-	// before it. It answers a timed-out statement with an error whose code is "timeout", and
-	// refuses a library by a first line "polyfuzz-NAME-refused REASON".
+	// Source is the server's program. StartLib puts NAME (Name), GREETING ("polyfuzz-NAME"), LIB
+	// (Lib) and TIMEOUT (seconds, 0 for none) before it, and lib.py: refuse, which refuses the library with a first line
+	// "polyfuzz-NAME-refused REASON"; load, which loads it with ctypes and refuses a file that is
+	// not the engine's library or not the one loaded; serve_lib, which checks the library's
+	// version and serves a database. The program answers a timed-out statement with an error
+	// whose code is "timeout".
 	Source string
-	// Python is the interpreter (see [Python]).
-	Python string
-	// Timeout bounds one statement; 0 means no limit.
-	Timeout time.Duration
+	LibFile
 }
+
+//go:embed lib.py
+var libSource string
 
 // Lib is the server of a library file.
 type Lib struct {
@@ -42,21 +55,22 @@ type Lib struct {
 	timeout time.Duration
 }
 
-// StartLib starts the server of the library o.Path. A missing file, or one the server refuses,
+// StartLib starts the server of the library o.Lib. A missing file, or one the server refuses,
 // is an error that says so and names the fix.
 func StartLib(o LibOptions) (*Lib, error) {
 	what := o.Kind + " (" + o.File + ")"
-	if o.Path == "" {
+	if o.Lib == "" {
 		return nil, fmt.Errorf("%s lib: no library given: write --dbms %s=lib:/path/%s", o.Name, o.Name, o.File)
 	}
-	st, err := os.Stat(o.Path)
+	st, err := os.Stat(o.Lib)
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("%s lib: %w: give the path of %s", o.Name, err, what)
 	case st.IsDir():
-		return nil, fmt.Errorf("%s lib: %s is a directory: give the path of %s", o.Name, o.Path, what)
+		return nil, fmt.Errorf("%s lib: %s is a directory: give the path of %s", o.Name, o.Lib, what)
 	}
-	src := "LIB = " + strconv.Quote(o.Path) + "\nTIMEOUT = " + strconv.FormatFloat(o.Timeout.Seconds(), 'g', -1, 64) + "\n" + o.Source
+	src := "NAME = " + strconv.Quote(o.Name) + "\nGREETING = " + strconv.Quote("polyfuzz-"+o.Name) + "\nLIB = " + strconv.Quote(o.Lib) + "\nTIMEOUT = " +
+		strconv.FormatFloat(o.Timeout.Seconds(), 'g', -1, 64) + "\n" + libSource + o.Source
 	timeout := time.Duration(0)
 	if o.Timeout > 0 {
 		timeout = o.Timeout + LibGrace
@@ -74,7 +88,7 @@ func StartLib(o LibOptions) (*Lib, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Lib{Server: s, path: o.Path, timeout: o.Timeout}, nil
+	return &Lib{Server: s, path: o.Lib, timeout: o.Timeout}, nil
 }
 
 // Path returns the library's path.

@@ -1,8 +1,9 @@
 """The Python side of targets/sqlitelib.
 
-The Go side puts LIB (the library's path) and TIMEOUT (seconds per statement, 0 for none) before
-this text, and rowserver's serve.py (serve, ESCAPES) before that. The server loads the library
-with ctypes, refuses one that is not SQLite or that the process did not load from LIB, opens one
+rowserver.StartLib puts its prelude before this text: NAME, LIB (the library's path), TIMEOUT
+(seconds per statement, 0 for none), serve.py (failure, answer_rows, ESCAPES) and lib.py (load,
+serve_lib). The server loads the library with load, which refuses one that is not SQLite or that
+the process did not load from LIB, opens one
 in-memory database and answers each program as targets/sqlite does through go-sqlite3: every
 statement of the text is prepared and stepped once, the last one to its end; its rows are the
 answer. Values are written with the tags rowserver.Canonical reads: NULL, i:<integer>, r:<repr of
@@ -14,25 +15,9 @@ database by a new, empty one.
 """
 
 import ctypes
-import os
-import sys
 import time
 
-
-def refuse(why):
-    print("polyfuzz-sqlite-refused %s" % why, flush=True)
-    sys.exit(3)
-
-
-try:
-    lib = ctypes.CDLL(LIB)
-except OSError as e:
-    refuse("cannot load %s: %s" % (LIB, e))
-try:
-    lib.sqlite3_libversion
-    lib.sqlite3_prepare_v2
-except AttributeError:
-    refuse("%s is not a SQLite library: it has no sqlite3_libversion" % LIB)
+lib = load("SQLite", ["sqlite3_libversion", "sqlite3_prepare_v2"])
 
 P = ctypes.c_void_p
 for name, res, args in [
@@ -64,21 +49,6 @@ SQLITE_ROW, SQLITE_DONE, SQLITE_INTERRUPT = 100, 101, 9
 INTEGER, FLOAT, TEXT, BLOB = 1, 2, 3, 4
 # READWRITE | CREATE | FULLMUTEX, as go-sqlite3 opens.
 OPEN_FLAGS = 0x2 | 0x4 | 0x10000
-
-
-def loaded_from():
-    """The file the process mapped sqlite3_libversion from, or None when it cannot tell."""
-    addr = ctypes.cast(lib.sqlite3_libversion, P).value
-    try:
-        with open("/proc/self/maps") as f:
-            for line in f:
-                parts = line.split(None, 5)
-                lo, hi = (int(x, 16) for x in parts[0].split("-"))
-                if lo <= addr < hi and len(parts) == 6:
-                    return parts[5].strip()
-    except OSError:
-        pass
-    return None
 
 
 class Database:
@@ -161,22 +131,5 @@ class Database:
         return fields
 
 
-def main():
-    where = loaded_from()
-    if where is not None and os.path.realpath(where) != os.path.realpath(LIB):
-        refuse("the process loaded SQLite from %s, not from %s" % (where, LIB))
-    version = lib.sqlite3_libversion().decode()
-    state = {"db": Database()}
-    probe = state["db"].run("SELECT sqlite_version()")
-    if probe != "R\tt:%s\nOK\n" % version:
-        refuse("sqlite_version() of %s answers %r, its sqlite3_libversion %s" % (LIB, probe, version))
-
-    def reset():
-        state["db"].close()
-        state["db"] = Database()
-
-    serve("polyfuzz-sqlite %s %s" % (version, lib.sqlite3_sourceid().decode()), lambda prog: state["db"].run(prog),
-          "sqlite failed", "surrogateescape", reset=reset)
-
-
-main()
+version = lib.sqlite3_libversion().decode()
+serve_lib(Database, "SELECT sqlite_version()", version, "%s %s" % (version, lib.sqlite3_sourceid().decode()))

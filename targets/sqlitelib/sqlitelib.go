@@ -36,7 +36,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/targets/rowserver"
@@ -46,15 +45,8 @@ import (
 //go:embed server.py
 var serverSource string
 
-// Options configure a target.
-type Options struct {
-	// Lib is the path of the SQLite library (libsqlite3.so).
-	Lib string
-	// Python is the interpreter (see rowserver.Python).
-	Python string
-	// Timeout bounds one statement; 0 means no limit.
-	Timeout time.Duration
-}
+// Options configure a target: Lib is the path of the SQLite library (libsqlite3.so).
+type Options = rowserver.LibFile
 
 // Target is SQLite of one library file in a Python process. It is a fuzz.Target used by one
 // goroutine.
@@ -68,7 +60,7 @@ var _ fuzz.Target = (*Target)(nil)
 // is an error that says so.
 func Open(o Options) (*Target, error) {
 	l, err := rowserver.StartLib(rowserver.LibOptions{Name: "sqlite", File: "libsqlite3.so", Kind: "a SQLite library",
-		Path: o.Lib, Source: serverSource, Python: o.Python, Timeout: o.Timeout})
+		Source: serverSource, LibFile: o})
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package sqlitelib
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -77,12 +76,8 @@ func TestExec(t *testing.T) {
 func TestTimeout(t *testing.T) {
 	tg := open(t, 100*time.Millisecond)
 	sqltest.MustExec(t, tg, "CREATE TABLE kept(c0)")
-	sqltest.CheckTimeouts(t, tg, "SELECT * FROM kept", []sqltest.TimeoutCase{
-		{"endless", "", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT COUNT(*) FROM c", 2 * time.Second},
-	})
-	if tg.Starts() != 1 {
-		t.Errorf("%d processes started, want 1: the timeout should interrupt, not kill", tg.Starts())
-	}
+	rowservertest.CheckTimeout(t, tg, "SELECT * FROM kept", sqltest.TimeoutCase{Name: "endless",
+		Stmt: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c) SELECT COUNT(*) FROM c", Max: 2 * time.Second}, false)
 }
 
 // TestCrashIsAResult kills the server in the middle of a statement, as a segmentation fault in
@@ -94,33 +89,12 @@ func TestCrashIsAResult(t *testing.T) {
 
 // TestRefused checks the errors for a library that is missing or not SQLite.
 func TestRefused(t *testing.T) {
-	text := filepath.Join(t.TempDir(), "libsqlite3.so")
-	os.WriteFile(text, []byte("not a library"), 0o644)
-	libm := "/lib/x86_64-linux-gnu/libm.so.6"
-	tests := []struct {
-		name, lib, want string
-	}{
+	text, libm := rowservertest.NotALibrary(t, "libsqlite3.so"), rowservertest.OtherLib
+	rowservertest.CheckRefused(t, func(lib string) (fuzz.Target, error) { return Open(Options{Lib: lib}) }, []rowservertest.RefusedCase{
 		{"none", "", "no library given"},
 		{"missing", "/nonexistent/libsqlite3.so", "no such file or directory: give the path of a SQLite library"},
 		{"directory", t.TempDir(), "is a directory"},
 		{"not a library", text, "cannot load " + text},
 		{"another library", libm, libm + " is not a SQLite library: it has no sqlite3_libversion"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.lib == libm {
-				if _, err := os.Stat(libm); err != nil {
-					t.Skip(libm + " is not here")
-				}
-			}
-			tg, err := Open(Options{Lib: tc.lib})
-			if err == nil {
-				tg.Close()
-				t.Fatal("opened")
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %q, want %q in it", err, tc.want)
-			}
-		})
-	}
+	})
 }

@@ -1,8 +1,8 @@
 // Package rowservertest holds what the tests of the SQL targets that run on a Python row server
 // (package rowserver: datafusion, chdb, turso, duckdbpy, sqlitelib, duckdblib) share, on top of package
 // sqltest: table-driven checks of canonical values, of statements and their errors, of Reset, of
-// a server killed in the middle of a statement, and of a missing Python module. Each target's
-// test calls them with its own tables.
+// a timeout, of a server killed in the middle of a statement, of a missing Python module, and of a library file
+// a library target refuses. Each target's test calls them with its own tables.
 package rowservertest
 
 import (
@@ -115,6 +115,21 @@ func CheckReset(t *testing.T, tg Target, probe, code string) {
 	}
 }
 
+// CheckTimeout runs c, a statement past tg's timeout, with sqltest.CheckTimeouts (then must
+// succeed after it) and checks what became of the server: killed and started again (killed), or
+// kept, the server having interrupted the statement itself.
+func CheckTimeout(t *testing.T, tg Target, then string, c sqltest.TimeoutCase, killed bool) {
+	t.Helper()
+	want, why := tg.Starts(), "the timeout should interrupt, not kill"
+	if killed {
+		want, why = want+1, "the process killed and started again"
+	}
+	sqltest.CheckTimeouts(t, tg, then, []sqltest.TimeoutCase{c})
+	if tg.Starts() != want {
+		t.Errorf("Starts = %d; want %d (%s)", tg.Starts(), want, why)
+	}
+}
+
 // Crash is a statement in the middle of which a test kills the server, as a fatal signal in the
 // engine would.
 type Crash struct {
@@ -200,5 +215,48 @@ func CheckMissingModule(t *testing.T, open func(python string) error, module, fi
 	err = open(filepath.Join(dir, "nosuch"))
 	if err == nil || !strings.Contains(err.Error(), fix) {
 		t.Errorf("Open on no python3 = %v; want an error that names %q", err, fix)
+	}
+}
+
+// OtherLib is a shared library that is not an engine's (the C library's libm), for
+// [CheckRefused]; a case that names it is skipped where it is missing.
+const OtherLib = "/lib/x86_64-linux-gnu/libm.so.6"
+
+// NotALibrary writes a text file called name in a temporary directory and returns its path: a
+// file named like a library that is none, for [CheckRefused].
+func NotALibrary(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte("not a library"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// RefusedCase is a library file a target must refuse and a part of the error it must give.
+type RefusedCase = struct {
+	Name, Lib, Want string
+}
+
+// CheckRefused opens a target of each case's library file with open: each must fail with an
+// error of one line that holds the case's Want.
+func CheckRefused(t *testing.T, open func(lib string) (fuzz.Target, error), tests []RefusedCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.Name, func(t *testing.T) {
+			if tc.Lib == OtherLib {
+				if _, err := os.Stat(OtherLib); err != nil {
+					t.Skip(OtherLib + " is not here")
+				}
+			}
+			tg, err := open(tc.Lib)
+			if err == nil {
+				tg.Close()
+				t.Fatal("opened")
+			}
+			if !strings.Contains(err.Error(), tc.Want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q, want one line with %q in it", err, tc.Want)
+			}
+		})
 	}
 }
