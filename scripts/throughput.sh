@@ -8,11 +8,12 @@
 #   SQL_ENGINES="sqlite duckdb" SQL_ORACLES="norec pqs" sql_throughput 10s
 #
 # POLYFUZZ (default: go run ./cmd/polyfuzz built once into a temporary file) is the binary; the
-# campaigns write under $SQL_THROUGHPUT_OUT (default: a temporary folder). An oracle an engine does
-# not support is refused by polyfuzz at once and shows as "refused". Passwords in DSNs are never
-# printed: the engine column shows the engine's name only.
+# campaigns write under $SQL_THROUGHPUT_OUT (default: a temporary folder). A campaign that does not
+# start (an oracle the engine does not support, an engine that is missing) shows as "not run" and
+# the log that says why. Passwords in DSNs are never printed: the engine column shows the engine's
+# name only.
 
-: "${SQL_ENGINES:=sqlite duckdb postgres mariadb turso datafusion clickhouse}"
+: "${SQL_ENGINES:=sqlite duckdb postgres mariadb mysql turso datafusion clickhouse}"
 : "${SQL_ORACLES:=norec tlp-where tlp-having tlp-distinct tlp-groupby tlp-agg pqs dqe eet dqp cert codd}"
 
 # sql_throughput BUDGET: runs the table.
@@ -30,13 +31,14 @@ sql_throughput() {
     case "$eng" in
       postgres) [ -n "${POLYFUZZ_POSTGRES_DSN:-}" ] || continue; arg="postgres=$POLYFUZZ_POSTGRES_DSN" ;;
       mariadb) [ -n "${POLYFUZZ_MARIADB_DSN:-}" ] || continue; arg="mariadb=$POLYFUZZ_MARIADB_DSN" ;;
+      mysql) [ -n "${POLYFUZZ_MYSQL_DSN:-}" ] || continue; arg="mysql=$POLYFUZZ_MYSQL_DSN" ;;
       *) arg="$eng" ;;
     esac
     for o in $SQL_ORACLES; do
       dir="$out/$eng-$o"
       if ! "$bin" sql --dbms "$arg" --oracle "$o" -j 1 --budget "$budget" --seed 1 --quiet --out "$dir" >"$dir.log" 2>&1; then
         if [ ! -f "$dir/stats.jsonl" ]; then
-          echo "| $eng | $o | refused | | | | | |"
+          echo "| $eng | $o | not run: $dir.log | | | | | |"
           continue
         fi
       fi

@@ -22,16 +22,16 @@ const debianLib = "/lib/x86_64-linux-gnu/libsqlite3.so.0"
 // release and features are in their generator options), and the finding names the library.
 func TestLibFaults(t *testing.T) {
 	cases := []struct {
-		engine, lib, gen string
-		tests            int
+		engine, lib, gen, fix string
+		tests                 int
 	}{
-		{"sqlite", debianLib, "engine=3.40.1+json+math}", 300},
-		{"duckdb", duckdblib.TestLib(), "engine=" + duckdblib.TestLibVersion + "}", 150},
+		{"sqlite", debianLib, "engine=3.40.1+json+math}", "install the Debian package libsqlite3-0", 300},
+		{"duckdb", duckdblib.TestLib(), "engine=" + duckdblib.TestLibVersion + "}", "run scripts/duckdblib.sh", 150},
 	}
 	for _, c := range cases {
 		t.Run(c.engine, func(t *testing.T) {
 			if _, err := os.Stat(c.lib); err != nil {
-				testenv.Missing(t, c.lib+" is missing: install the Debian package libsqlite3-0, run scripts/duckdblib.sh")
+				testenv.Missing(t, c.lib+" is missing: "+c.fix)
 			}
 			out := t.TempDir()
 			stdout := runCampaign(t, c.tests, "sql", "--dbms", c.engine+"=lib:"+c.lib, "--oracle", "norec,tlp-where",

@@ -17,10 +17,11 @@ import (
 
 var evalExprs = flag.Int("sqleval.exprs", 600, "generated expressions TestEvaluatorAgrees checks per engine (each on every row of its tables)")
 
-// TestEvaluatorAgrees checks PQS's expression evaluators against their engines (SQLite, and
-// PostgreSQL when POLYFUZZ_POSTGRES_DSN is set): generated expressions over the tables of
+// TestEvaluatorAgrees checks PQS's expression evaluators against their engines (SQLite, DuckDB,
+// and PostgreSQL when POLYFUZZ_POSTGRES_DSN is set): generated expressions over the tables of
 // generated setups, evaluated by the engine on every row of their product and by the evaluator on
-// the same rows. Run with -sqleval.exprs=10000 -v for the figures in docs/sql.md.
+// the same rows; an evaluator must agree on at least half the rows, so that one that answers
+// unknown to everything fails. Run with -sqleval.exprs=10000 -v for the figures in docs/sql.md.
 func TestEvaluatorAgrees(t *testing.T) {
 	for _, tc := range []struct {
 		dialect string
@@ -118,4 +119,7 @@ func evaluatorAgrees(t *testing.T, dialect string, tg fuzz.Target, name string) 
 	t.Logf("%s: %d expressions (%d engine errors), %d evaluations on rows: %d agree, %d disagree, %d unknown (%.1f%%); expressions with an unknown row: %d (%.1f%%)",
 		name, exprs, engineErr, evals, agree, shown, unknown, 100*float64(unknown)/float64(max(evals, 1)),
 		exprsUnknown, 100*float64(exprsUnknown)/float64(max(exprs, 1)))
+	if 2*agree < evals {
+		t.Errorf("%s: the evaluator agrees on %d of %d evaluations, want at least half", name, agree, evals)
+	}
 }

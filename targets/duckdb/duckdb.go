@@ -26,7 +26,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -302,18 +301,17 @@ var prefixTypes = func() map[string]duckdb.ErrorType {
 		"INTERRUPT Error": duckdb.ErrorTypeInterrupt, "FATAL Error": duckdb.ErrorTypeFatal,
 		"INTERNAL Error": duckdb.ErrorTypeInternal, "Extension Autoloading Error": duckdb.ErrorTypeAutoLoad,
 	}
+	renamed := map[duckdb.ErrorType]bool{}
+	for _, t := range m {
+		renamed[t] = true
+	}
 	for t, name := range errorNames {
-		if _, ok := m[name+" Error"]; !ok && !slices.Contains(renamed, t) {
+		if !renamed[t] {
 			m[name+" Error"] = t
 		}
 	}
 	return m
 }()
-
-// renamed are the types whose messages carry another prefix than their name.
-var renamed = []duckdb.ErrorType{duckdb.ErrorTypeUnknownType, duckdb.ErrorTypeInvalidType, duckdb.ErrorTypeTransaction,
-	duckdb.ErrorTypeNotImplemented, duckdb.ErrorTypeNullPointer, duckdb.ErrorTypeInterrupt, duckdb.ErrorTypeFatal,
-	duckdb.ErrorTypeInternal, duckdb.ErrorTypeAutoLoad}
 
 var errorNames = map[duckdb.ErrorType]string{
 	duckdb.ErrorTypeInvalid: "Invalid", duckdb.ErrorTypeOutOfRange: "Out of Range",

@@ -175,3 +175,25 @@ func BenchmarkReset(b *testing.B) {
 		})
 	}
 }
+
+// TestErrorOf reads messages of DuckDB's C API as the Go binding does: the type the prefix names,
+// under its own name or another one, and Invalid when the prefix names none.
+func TestErrorOf(t *testing.T) {
+	tests := []struct{ msg, code, rest string }{
+		{"Binder Error: column x", "Binder", "column x"},
+		{"Out of Range Error: Overflow", "Out of Range", "Overflow"},
+		{"Invalid Input Error: boom", "Invalid Input", "boom"},
+		{"Not implemented Error: x", "Not Implemented", "x"},
+		{"INTERNAL Error: x", "Internal", "x"},
+		{"FATAL Error: x", "Fatal", "x"},
+		{"TransactionContext Error: x", "Transaction", "x"},
+		{"Error: x", "Unknown Type", "Error: x"}, // ErrorCode strips "<type> Error: " only
+		{"no prefix: x", "Invalid", "no prefix: x"},
+	}
+	for _, tc := range tests {
+		code, rest := ErrorCode(ErrorOf(tc.msg))
+		if code != tc.code || rest != tc.rest {
+			t.Errorf("ErrorCode(ErrorOf(%q)) = %q, %q; want %q, %q", tc.msg, code, rest, tc.code, tc.rest)
+		}
+	}
+}

@@ -113,12 +113,13 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if err != nil || res == nil || res.Status != fuzz.StatusEngineError || res.Code == "driver" {
 		return res, err
 	}
-	res.Code, res.Err = duckdb.ErrorCode(duckdb.ErrorOf(res.Err))
+	full := res.Err
+	res.Code, res.Err = duckdb.ErrorCode(duckdb.ErrorOf(full))
 	if res.Code == "Internal" {
 		t.dirty = true // DuckDB may have invalidated the instance: only a new one resets it
 	}
-	if res.Code == "Fatal" {
-		t.crashed = res.Err
+	if res.Code == "Fatal" { // the whole message, as targets/duckdb's crash has it
+		t.crashed, res.Err = full, full
 		res.Status = fuzz.StatusCrash
 	}
 	return res, nil
