@@ -96,7 +96,7 @@ func SplitCheck(role string) (plain string, k int) {
 		return role, 0
 	}
 	k, err := strconv.Atoi(idx)
-	if err != nil || k < 1 {
+	if err != nil || k < 1 || strconv.Itoa(k) != idx { // only what CheckRole writes: not "+1" or "01"
 		return role, 0
 	}
 	return plain, k

@@ -135,7 +135,7 @@ func TestCheckRole(t *testing.T) {
 			t.Errorf("FamilyOf(%q) = %q, want %q", got, FamilyOf(got), FamilyOf(tc.role))
 		}
 	}
-	for _, bad := range []string{"tlp.p#", "tlp.p#0", "tlp.p#x", "tlp.p#-1"} {
+	for _, bad := range []string{"tlp.p#", "tlp.p#0", "tlp.p#x", "tlp.p#-1", "tlp.p#+1", "tlp.p#01"} {
 		if plain, k := SplitCheck(bad); plain != bad || k != 0 {
 			t.Errorf("SplitCheck(%q) = %q, %d, want the role itself and 0", bad, plain, k)
 		}

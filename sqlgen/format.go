@@ -422,10 +422,12 @@ func (j sqlJudge) write(b *strings.Builder, c *fuzz.Case, in fuzz.ReproInfo, run
 			r[i] = fuzz.ShellQuote(role)
 		}
 		b.WriteString("\n# dqe: the rows the SELECT returns, the rows the UPDATE marked and the rows the DELETE removed\n" +
-			"# (the rows before it less the rows after it) must be the same multiset.\njudge() {\n")
+			"# (the rows before it less the rows after it) must be the same multiset, and the DELETE adds no row.\njudge() {\n")
 		fmt.Fprintf(b, "\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/sel\"\n\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/upd\"\n", r[0], r[1])
 		fmt.Fprintf(b, "\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/all\"\n\tsec \"$1\" %s | LC_ALL=C sort >\"$tmp/rem\"\n", r[2], r[3])
 		b.WriteString("\tLC_ALL=C comm -23 \"$tmp/all\" \"$tmp/rem\" >\"$tmp/del\"\n\tlocal res=1\n")
+		b.WriteString("\tif [ -n \"$(LC_ALL=C comm -13 \"$tmp/all\" \"$tmp/rem\")\" ]; then echo \"$1: the DELETE added rows:\"; " +
+			"LC_ALL=C comm -13 \"$tmp/all\" \"$tmp/rem\" | head -n 10; res=0; fi\n")
 		b.WriteString("\tif ! cmp -s \"$tmp/sel\" \"$tmp/upd\"; then echo \"$1: the UPDATE marked other rows than the SELECT returns (< SELECT, > UPDATE):\"; " +
 			"diff \"$tmp/sel\" \"$tmp/upd\" | grep '^[<>]' | head -n 10; res=0; fi\n")
 		b.WriteString("\tif ! cmp -s \"$tmp/sel\" \"$tmp/del\"; then echo \"$1: the DELETE removed other rows than the SELECT returns (< SELECT, > DELETE):\"; " +

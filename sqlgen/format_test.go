@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,9 @@ func TestReproJudgesSQLite(t *testing.T) {
 			RoleDQEURollback, "ROLLBACK", RoleDQEDBegin, "BEGIN", RoleDQEDelete, "DELETE FROM t0 WHERE "+del,
 			RoleDQERemaining, "SELECT c0, c1 FROM t0", RoleDQEDRollback, "ROLLBACK")
 	}
+	// A trigger makes the DELETE add a row besides removing the selected ones.
+	dqeAdds := dqe(pred, pred)
+	dqeAdds.Setup = append(slices.Clip(dqeSetup), "CREATE TRIGGER tr AFTER DELETE ON t0 BEGIN INSERT INTO t0(c0, c1) VALUES (7, 'x'); END")
 	pqs := func(pivot, where string) *fuzz.Case {
 		return reproCase(setup, nil, RolePQSFetch, "SELECT c0, c1 FROM t0", RolePQSPivot, "SELECT "+pivot+" INTERSECT SELECT c0, c1 FROM t0",
 			RolePQSContains, "SELECT "+pivot+" INTERSECT SELECT * FROM (SELECT c0, c1 FROM t0 WHERE "+where+")")
@@ -130,6 +134,8 @@ func TestReproJudgesSQLite(t *testing.T) {
 			nil, 0, "the UPDATE marked other rows"},
 		{"dqe: the DELETE removes a row too many", dqe(pred, pred+" OR c0 IS NULL"), fuzz.ReproInfo{Oracle: "dqe", Kind: fuzz.KindWrongResult},
 			nil, 0, "> NULL|'c'"},
+		{"dqe: the DELETE adds a row", dqeAdds, fuzz.ReproInfo{Oracle: "dqe", Kind: fuzz.KindWrongResult}, nil, 0,
+			"the DELETE added rows"},
 		{"pqs holds", pqs("2, 'b'", "c0 > 1"), fuzz.ReproInfo{Oracle: "pqs", Kind: fuzz.KindWrongResult}, nil, 1, "fetches the pivot row"},
 		{"pqs: the pivot row is missed", pqs("2, 'b'", "c0 > 2"), fuzz.ReproInfo{Oracle: "pqs", Kind: fuzz.KindWrongResult}, nil, 0,
 			"misses the pivot row"},

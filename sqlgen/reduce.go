@@ -22,10 +22,12 @@ func NewReducer() *Reducer { return &Reducer{} }
 // Reduce returns a smaller case for which keep still holds, never one keep rejected; keep(c) is
 // assumed to hold and is not called for c itself. First it tries the queries of one oracle alone,
 // then, in a case of several checks (Options.Checks), the queries of one check alone, made a case
-// of one check. Then, in rounds until nothing shrinks, it tries: ddmin over the setup statements; shrinking the predicate, the FROM
-// clause (joins dropped or simplified, ON conditions shrunk) and dropping the ORDER BY, each change
-// substituted into every query; dropping rows of multi-row INSERTs; and shrinking the expressions
-// inside setup statements; dropping branches of a CODDTest result map. When ctx is done it returns the smallest case so far and a nil error.
+// of one check. Then, in rounds until nothing shrinks, it tries: ddmin over the setup statements;
+// shrinking the predicate, the FROM clause (joins dropped or simplified, ON conditions shrunk) and
+// dropping the ORDER BY, each change substituted into every query; dropping rows of multi-row
+// INSERTs and shrinking the expressions inside setup statements; and shrinking φ and dropping
+// branches of a CODDTest result map. When ctx is done it returns the smallest case so far and a
+// nil error.
 func (rd *Reducer) Reduce(ctx context.Context, c *fuzz.Case, keep func(context.Context, *fuzz.Case) bool) (*fuzz.Case, error) {
 	if c == nil {
 		return nil, errors.New("sqlgen: Reduce: nil case")
