@@ -80,11 +80,6 @@ const (
 	// so estimates of plans of different shapes are not comparable; on DuckDB cert compares plans
 	// of the same operators only.
 	KnownPlanShape = "cert-plan-shape"
-	// KnownRounding: PostgreSQL rounds each relation's estimate to a whole number of rows
-	// (clamp_row_est) before multiplying it into a join's, so one selectivity applied to a base
-	// relation or at the join gives estimates a rounding apart; differences below 1% of a join's
-	// estimate are taken as that rounding.
-	KnownRounding = "cert-rounding"
 	// KnownSelfEquality: PostgreSQL turns a WHERE clause `x = x` (or `x IN (x, x)` and `NOT (x <>
 	// x)`, which it rewrites to it; x and y may be two columns of a view that are one column of its
 	// table; or what constant folding makes x = x) into `x IS NOT NULL` through its
@@ -99,10 +94,6 @@ const (
 	// at the join without that clamp: with a selective p the relaxed query is estimated lower.
 	KnownJoinClause = "cert-join-clause"
 )
-
-// roundingShare is the relative difference below which PostgreSQL's join estimates are taken
-// to differ by rounding.
-const roundingShare = 0.01
 
 // duckDBDefaultSelectivity is DuckDB's selectivity for a filter it cannot estimate.
 const duckDBDefaultSelectivity = 0.2
@@ -143,9 +134,6 @@ func knownCERT(dialect string) func(f *fuzz.Finding) string {
 			}
 			if mut == mutOr && joins(c.Params[ParamFrom]) && joinClause(c.Params[ParamPred], c.Params[ParamPred2]) {
 				return KnownJoinClause
-			}
-			if len(po.Ops) > 1 && joins(c.Params[ParamFrom]) && math.Abs(po.Rows-pm.Rows) < roundingShare*max(po.Rows, pm.Rows) {
-				return KnownRounding
 			}
 		}
 		return ""
