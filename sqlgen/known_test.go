@@ -61,6 +61,7 @@ func TestKnownCERT(t *testing.T) {
 		{"or, any ratio", "duckdb", mutOr, "t0", "(t0.c0 > 1)", "", duck("9", duckScan), duck("3", duckScan), KnownDefaultSelectivity},
 		{"no-where, unexplained", "duckdb", mutNoWhere, "t0", "(t0.c0 > 1)", "", duck("30", duckScan), duck("12", duckScan), ""},
 		{"and, any ratio", "duckdb", mutAnd, "t0", "(t0.c0 > 1)", "", duck("1", duckScan), duck("3", duckScan), KnownDefaultSelectivity},
+		{"limit, another shape", "duckdb", mutLimit, "t0", "(t0.c0 > 1)", "", duck("1", duckScan), duck("3", filter), ""},
 		{"limit, unexplained", "duckdb", mutLimit, "t0", "(t0.c0 > 1)", "", duck("1", duckScan), duck("3", duckScan), ""},
 		{"no catalogue", "mysql", mutOr, "t0 LEFT JOIN t1 ON (TRUE)", "(t0.c0 > 1)", "", nil, nil, ""},
 	}
