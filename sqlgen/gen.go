@@ -56,6 +56,12 @@ func New(o Options) (*Generator, error) {
 		return nil, fmt.Errorf("sqlgen: options: engine=%s: %w", n.Engine, err)
 	}
 	d := base.forEngine(e)
+	if slices.Contains(n.Oracles, OracleDQE) && d.typed != nil && d.typed.noRollback {
+		return nil, fmt.Errorf("sqlgen: the dqe oracle runs UPDATE and DELETE in transactions it rolls back, which the %s dialect's engine cannot: use another oracle there (eet checks its queries)", n.Dialect)
+	}
+	if slices.Contains(n.Oracles, OracleDQP) && len(d.knobs)+len(d.hints) == 0 {
+		return nil, fmt.Errorf("sqlgen: the dqp oracle needs plan variants (hints or planner settings), and the %s dialect has none: use another oracle there", n.Dialect)
+	}
 	g := &Generator{
 		o:      n,
 		d:      d,

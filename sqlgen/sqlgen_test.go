@@ -93,6 +93,17 @@ func TestOptionsErrors(t *testing.T) {
 	if _, err := New(Options{MaxTables: -1}); err == nil || !strings.Contains(err.Error(), "tables=-1 out of range") {
 		t.Errorf("New(MaxTables: -1) error = %v, want it out of range", err)
 	}
+	for _, tc := range []struct{ dialect, oracle, want string }{
+		{"datafusion", OracleDQE, "the dqe oracle runs UPDATE and DELETE in transactions it rolls back"},
+		{"clickhouse", OracleDQE, "the dqe oracle runs UPDATE and DELETE in transactions it rolls back"},
+		{"datafusion", OracleDQP, "the dqp oracle needs plan variants"},
+		{"clickhouse", OracleDQP, "the dqp oracle needs plan variants"},
+		{"mysql", OraclePQS, "the pqs oracle has an expression evaluator"},
+	} {
+		if _, err := New(Options{Dialect: tc.dialect, Oracles: []string{tc.oracle}}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%s, %s) error = %v, want %q", tc.dialect, tc.oracle, err, tc.want)
+		}
+	}
 }
 
 // TestParseOptions checks that keys left out take their defaults (checks: 1, the meaning of the
