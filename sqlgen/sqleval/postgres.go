@@ -894,23 +894,8 @@ func (e *pgEval) between(n *Node) pv {
 	return in
 }
 
-func hasColumn(n *Node) bool {
-	if n == nil {
-		return false
-	}
-	if n.Op == OpColumn {
-		return true
-	}
-	if hasColumn(n.Left) || hasColumn(n.Right) {
-		return true
-	}
-	for _, a := range n.List {
-		if hasColumn(a) {
-			return true
-		}
-	}
-	return false
-}
+// hasColumn reports whether a column stands anywhere in n.
+func hasColumn(n *Node) bool { return anyNode(n, func(m *Node) bool { return m.Op == OpColumn }) }
 
 // in evaluates an IN list as the parser transforms it: the items without columns, when there
 // are two or more, against the left operand in their common type (= ANY of an array); the

@@ -48,23 +48,7 @@ func (e *sqliteEval) col(n *Node) Column {
 
 // hasCollate reports whether an explicit COLLATE stands anywhere in n (SQLite's EP_Collate,
 // which propagates to every enclosing expression).
-func hasCollate(n *Node) bool {
-	if n == nil {
-		return false
-	}
-	if n.Op == OpCollate {
-		return true
-	}
-	if hasCollate(n.Left) || hasCollate(n.Right) {
-		return true
-	}
-	for _, a := range n.List {
-		if hasCollate(a) {
-			return true
-		}
-	}
-	return false
-}
+func hasCollate(n *Node) bool { return anyNode(n, func(m *Node) bool { return m.Op == OpCollate }) }
 
 // sqliteShape returns n's operands as SQLite's parser shapes them: a left operand, a right one
 // and a list (LIKE and GLOB are functions of (pattern, subject, escape)).
@@ -658,18 +642,7 @@ func (e *sqliteEval) postfix(n *Node) Value {
 // callsFunc reports whether n calls a function anywhere (SQLite's EP_HasFunc); LIKE and GLOB are
 // calls of like() and glob() to SQLite's parser.
 func callsFunc(n *Node) bool {
-	if n == nil {
-		return false
-	}
-	if n.Op == OpFunc || n.Op == OpBinary && isLikeOp(n.Tok) || callsFunc(n.Left) || callsFunc(n.Right) {
-		return true
-	}
-	for _, c := range n.List {
-		if callsFunc(c) {
-			return true
-		}
-	}
-	return false
+	return anyNode(n, func(m *Node) bool { return m.Op == OpFunc || m.Op == OpBinary && isLikeOp(m.Tok) })
 }
 
 // truthOp evaluates "v IS [NOT] TRUE|FALSE".

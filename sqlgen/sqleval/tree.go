@@ -473,3 +473,19 @@ func (p *parser) caseExpr() (*Node, error) {
 	}
 	return n, nil
 }
+
+// anyNode reports whether f holds for n or for a node below it.
+func anyNode(n *Node, f func(*Node) bool) bool {
+	if n == nil {
+		return false
+	}
+	if f(n) || anyNode(n.Left, f) || anyNode(n.Right, f) {
+		return true
+	}
+	for _, a := range n.List {
+		if anyNode(a, f) {
+			return true
+		}
+	}
+	return false
+}
