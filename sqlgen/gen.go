@@ -59,6 +59,19 @@ func New(o Options) (*Generator, error) {
 	if slices.Contains(n.Oracles, OracleDQE) && d.typed != nil && d.typed.noRollback {
 		return nil, fmt.Errorf("sqlgen: the dqe oracle runs UPDATE and DELETE in transactions it rolls back, which the %s dialect's engine cannot: use another oracle there (eet checks its queries)", n.Dialect)
 	}
+	if slices.Contains(n.Oracles, OracleCERT) && !HasEstimates(n.Dialect) {
+		var with []string
+		for _, name := range dialectNames() {
+			if HasEstimates(name) {
+				with = append(with, name)
+			}
+		}
+		why := "the " + n.Dialect + " dialect's engines give none"
+		if n.Dialect == "common" {
+			why = "several engines share no EXPLAIN"
+		}
+		return nil, fmt.Errorf("sqlgen: the cert oracle needs the row estimates of an engine's EXPLAIN, and %s: use one engine of the %s dialect alone", why, strings.Join(with, ", "))
+	}
 	if slices.Contains(n.Oracles, OracleDQP) && len(d.knobs)+len(d.hints) == 0 {
 		return nil, fmt.Errorf("sqlgen: the dqp oracle needs plan variants (hints or planner settings), and the %s dialect has none: use another oracle there", n.Dialect)
 	}

@@ -99,6 +99,8 @@ func TestOptionsErrors(t *testing.T) {
 		{"datafusion", OracleDQP, "the dqp oracle needs plan variants"},
 		{"clickhouse", OracleDQP, "the dqp oracle needs plan variants"},
 		{"mysql", OraclePQS, "the pqs oracle has an expression evaluator"},
+		{"sqlite", OracleCERT, "the cert oracle needs the row estimates of an engine's EXPLAIN, and the sqlite dialect's engines give none"},
+		{"common", OracleCERT, "several engines share no EXPLAIN: use one engine of the duckdb, mysql, postgres dialect alone"},
 	} {
 		if _, err := New(Options{Dialect: tc.dialect, Oracles: []string{tc.oracle}}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%s, %s) error = %v, want %q", tc.dialect, tc.oracle, err, tc.want)

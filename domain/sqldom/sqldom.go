@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/domain"
@@ -277,20 +276,6 @@ func build(ctx context.Context, s *domain.Settings, log func(string)) (*domain.S
 		}
 	}
 	dialect := caseDialect(names)
-	if slices.Contains(s.Oracles, "cert") && !sqlgen.HasEstimates(dialect) {
-		var with []string
-		for _, e := range engines {
-			if sqlgen.HasEstimates(e.dialect) {
-				with = append(with, e.Name)
-			}
-		}
-		why := names[0] + "'s EXPLAIN gives none"
-		if len(names) > 1 {
-			why = "several engines share no EXPLAIN"
-		}
-		return nil, fmt.Errorf("the cert oracle needs the row estimates of an engine's EXPLAIN, and %s: use one of %s alone",
-			why, strings.Join(with, ", "))
-	}
 	opts, err := domain.GenOptions(s.Gen, sqlgen.Options{}, sqlgen.ParseOptions)
 	if err != nil {
 		return nil, err
