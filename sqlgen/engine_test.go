@@ -66,6 +66,8 @@ func TestEngineGating(t *testing.T) {
 		{"duckdb", "", []string{" // ", " ILIKE "}, nil},
 		{"duckdb", "0.8.0", []string{" // "}, nil},
 		{"duckdb", "0.7.1", []string{" ILIKE ", " % "}, []string{" // "}},
+		// ClickHouse's NOT BETWEEN is x < a OR x > b, not NOT (x BETWEEN a AND b) under NaN.
+		{"clickhouse", "", []string{" BETWEEN "}, []string{" NOT BETWEEN "}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.dialect+"@"+tc.engine, func(t *testing.T) {
