@@ -86,7 +86,7 @@ func New(o Options) (*Generator, error) {
 		fams:   tlpFamilies(n.Oracles),
 		setups: fuzz.NewSetupCache[*setup](cacheSize),
 		dqp:    slices.Contains(n.Oracles, OracleDQP) && len(d.knobs)+len(d.hints) > 0,
-		cert:   slices.Contains(n.Oracles, OracleCERT) && d.readPlan != nil && !d.noEstimates,
+		cert:   slices.Contains(n.Oracles, OracleCERT), // refused above where plans have no estimates
 		plans:  (slices.Contains(n.Oracles, OracleQPG) || n.QPG) && d.readPlan != nil,
 		codd:   slices.Contains(n.Oracles, OracleCODD),
 		staged: !slices.ContainsFunc(n.Oracles, func(o string) bool { return o != OraclePQS && o != OracleCODD }),
