@@ -568,7 +568,6 @@ func (rw *rewriter) addCondition(q *Query) bool {
 	return true
 }
 
-
 // WithRewrites makes the generator add to each case's query (role [RoleQuery], written also
 // without diff) a GraphGenie rewrite (layout [Genie]) when genie and a GRev path cover (layout
 // [GRev]) when grev, and returns g.
