@@ -90,6 +90,18 @@ func (rw *rewriter) fresh() string {
 	}
 }
 
+// Rewrite features: steered catalogue entries name them to keep the rewriters away from what
+// an engine writes differently in forms they take as equivalent. [Features] never reports them.
+const (
+	avoidRewriteOptional  = "rewrite:optional"  // rewrite no OPTIONAL MATCH
+	avoidRewriteAggregate = "rewrite:aggregate" // rewrite no query with an aggregate
+)
+
+// rewritable reports whether the rewriter may rewrite q at all.
+func (rw *rewriter) rewritable(q *Query) bool {
+	return !rw.avoid[avoidRewriteAggregate] || !slices.Contains(Features(q), "aggregate")
+}
+
 // allowed reports whether q uses no feature the rewriter must avoid.
 func (rw *rewriter) allowed(q *Query) bool {
 	return !slices.ContainsFunc(Features(q), func(f string) bool { return rw.avoid[f] })
@@ -152,7 +164,7 @@ func (rw *rewriter) genie(text string) (out string, rel relation, ok bool) {
 	}
 	for attempt := 0; attempt < 8; attempt++ {
 		q := rw.parse(text)
-		if q == nil {
+		if q == nil || !rw.rewritable(q) {
 			return "", 0, false
 		}
 		var eqs, rels []mutation
@@ -201,7 +213,7 @@ func (rw *rewriter) pickMatch(q *Query, strict bool) (*SingleQuery, int, *Match)
 			continue
 		}
 		for i, c := range sq.Clauses {
-			if m, ok := c.(*Match); ok && (!strict || !m.Optional) {
+			if m, ok := c.(*Match); ok && (!strict && !rw.avoid[avoidRewriteOptional] || !m.Optional) {
 				all = append(all, at{sq, i})
 			}
 		}

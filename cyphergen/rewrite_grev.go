@@ -30,12 +30,12 @@ type asgEdge struct {
 func (rw *rewriter) grev(text string) (string, bool) {
 	for attempt := 0; attempt < 6; attempt++ {
 		q := rw.parse(text)
-		if q == nil {
+		if q == nil || !rw.rewritable(q) {
 			return "", false
 		}
 		for _, sq := range q.Parts {
 			for _, c := range sq.Clauses {
-				if m, ok := c.(*Match); ok {
+				if m, ok := c.(*Match); ok && (!m.Optional || !rw.avoid[avoidRewriteOptional]) {
 					rw.cover(m)
 				}
 			}
