@@ -115,12 +115,12 @@ var Catalogue = []Divergence{
 		Evidence: "testdata/graph-findings/falkordb-optional-missing-label (diff) and falkordb-genie-optional-partial (genie)",
 	},
 	{
-		ID: "falkordb-merge-count", Engines: []string{"falkordb"}, Features: []string{"rewrite:aggregate"}, Steer: true,
+		ID: "falkordb-merge-count", Engines: []string{"falkordb"}, Features: []string{"rewrite:counting"}, Steer: true,
 		Summary: "FalkorDB's merging of matches that differ only in elements the query does not name elsewhere " +
 			"(falkordb-rel-uniqueness) depends on how a pattern is written: MATCH (n0)-[r1]-(n2)<-[r3]-(n4) MATCH " +
 			"(n0)-[:T0]->(n2) RETURN count(*) is 4 over two relationships into one node, with the first path reversed " +
-			"2, while both return 4 rows of their variables. The rewriting oracles do not rewrite queries with " +
-			"aggregates on FalkorDB",
+			"2, while both return 4 rows of their variables; the multiplicities differ likewise, which SKIP and LIMIT " +
+			"turn into other rows. The rewriting oracles do not rewrite queries with aggregates, SKIP or LIMIT on FalkorDB",
 		Evidence: "testdata/graph-findings/falkordb-grev-count-reversed; docs/graph.md",
 	},
 	{

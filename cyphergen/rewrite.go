@@ -94,12 +94,21 @@ func (rw *rewriter) fresh() string {
 // an engine writes differently in forms they take as equivalent. [Features] never reports them.
 const (
 	avoidRewriteOptional  = "rewrite:optional"  // rewrite no OPTIONAL MATCH
-	avoidRewriteAggregate = "rewrite:aggregate" // rewrite no query with an aggregate
+	avoidRewriteCounting = "rewrite:counting" // rewrite no query with an aggregate, SKIP or LIMIT
 )
 
 // rewritable reports whether the rewriter may rewrite q at all.
 func (rw *rewriter) rewritable(q *Query) bool {
-	return !rw.avoid[avoidRewriteAggregate] || !slices.Contains(Features(q), "aggregate")
+	return !rw.avoid[avoidRewriteCounting] || rowwise(&SingleQuery{Clauses: allClauses(q)})
+}
+
+// allClauses returns the clauses of every single query of q.
+func allClauses(q *Query) []Clause {
+	var out []Clause
+	for _, sq := range q.Parts {
+		out = append(out, sq.Clauses...)
+	}
+	return out
 }
 
 // allowed reports whether q uses no feature the rewriter must avoid.
