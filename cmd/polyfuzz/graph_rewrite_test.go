@@ -19,6 +19,7 @@ func TestGraphRewritesFire(t *testing.T) {
 		name, engine, oracle string
 	}{
 		{"genie on neo4j", "neo4j", "genie"},
+		{"grev on neo4j", "neo4j", "grev"},
 		{"grev on falkordb", "falkordb", "grev"},
 		{"genie on falkordb", "falkordb", "genie"},
 		{"grev on the reference", "ref", "grev"},
