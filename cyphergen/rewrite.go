@@ -93,7 +93,7 @@ func (rw *rewriter) fresh() string {
 // Rewrite features: steered catalogue entries name them to keep the rewriters away from what
 // an engine writes differently in forms they take as equivalent. [Features] never reports them.
 const (
-	avoidRewriteOptional  = "rewrite:optional"  // rewrite no OPTIONAL MATCH
+	avoidRewriteOptional = "rewrite:optional" // rewrite no OPTIONAL MATCH
 	avoidRewriteCounting = "rewrite:counting" // rewrite no query with an aggregate, SKIP or LIMIT
 )
 
