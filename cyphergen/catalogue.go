@@ -112,7 +112,8 @@ var Catalogue = []Divergence{
 			"gives n4 = 69 when only the first hop matches (Neo4j: null). With the label of n4 in the OPTIONAL MATCH's WHERE " +
 			"instead of the pattern it is right, so every rewrite of an OPTIONAL MATCH may change its rows: the rewriting " +
 			"oracles leave OPTIONAL MATCH clauses as they are on FalkorDB (the differential still sees the bug)",
-		Evidence: "testdata/graph-findings/falkordb-optional-missing-label (diff) and falkordb-genie-optional-partial (genie)",
+		Evidence: "testdata/graph-findings/falkordb-optional-missing-label (the same bug, found by diff); met by genie " +
+			"and grev in their first FalkorDB 4.16.3 campaign (docs/graph.md)",
 	},
 	{
 		ID: "falkordb-merge-count", Engines: []string{"falkordb"}, Features: []string{"rewrite:counting"}, Steer: true,
@@ -121,7 +122,7 @@ var Catalogue = []Divergence{
 			"(n0)-[:T0]->(n2) RETURN count(*) is 4 over two relationships into one node, with the first path reversed " +
 			"2, while both return 4 rows of their variables; the multiplicities differ likewise, which SKIP and LIMIT " +
 			"turn into other rows. The rewriting oracles do not rewrite queries with aggregates, SKIP or LIMIT on FalkorDB",
-		Evidence: "testdata/graph-findings/falkordb-grev-count-reversed; docs/graph.md",
+		Evidence: "met by grev and genie in their first FalkorDB 4.16.3 campaign; the queries and answers are in docs/graph.md",
 	},
 	{
 		ID: "tofloat-integer", Engines: []string{"falkordb"}, Features: []string{"fn:tofloat"}, Steer: true,
