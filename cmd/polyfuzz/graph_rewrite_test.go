@@ -31,7 +31,7 @@ func TestGraphRewritesFire(t *testing.T) {
 			prefix := tc.oracle + ": " + tc.engine + ": the "
 			rec := firedFinding(t, out, prefix, "graph", "--engine", graphEngineArg(t, tc.engine), "--oracle", tc.oracle,
 				"--seed", seed, "--gen", smallGraph, "--quiet", "--out", out, "--fault", `drop-row:^MATCH \((m|n[1-9])`,
-				"--max-findings", "1", "--reduce-time", "1m", "--tests", "60")
+				"--max-findings", "1", "--reduce-time", "1m", "--tests", "200")
 			if !strings.Contains(rec.Title, "misses rows of the original") {
 				t.Errorf("title %q: the rewrite should miss rows", rec.Title)
 			}
