@@ -97,7 +97,8 @@ var show = oracles.Display{Value: cyphergen.ShowValue}
 // whether the catalogue of known differences explains discrepancies.
 var table = domain.OracleTable[bool]{
 	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(known bool) fuzz.Oracle {
-		o := oracles.Rows{Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere}, AnsweredOnly: true, Reference: "ref", Show: show}
+		o := oracles.Rows{Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere}, AnsweredOnly: true, Reference: "ref", Show: show,
+			Direction: true}
 		if !known {
 			return o
 		}
