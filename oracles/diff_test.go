@@ -125,7 +125,9 @@ func TestRowsDirection(t *testing.T) {
 	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "q"}}}
 	one, two := ok(row("i:1")), ok(row("i:1"), row("i:2"))
 	other, twice := ok(row("i:3")), ok(row("i:1"), row("i:1"), row("i:2"))
-	run := func(target string, r *fuzz.Result) fuzz.Run { return fuzz.Run{Target: target, Results: []*fuzz.Result{r}} }
+	run := func(target string, r *fuzz.Result) fuzz.Run {
+		return fuzz.Run{Target: target, Results: []*fuzz.Result{r}}
+	}
 	tests := []struct {
 		name      string
 		runs      []fuzz.Run
