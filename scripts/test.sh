@@ -71,9 +71,12 @@ source scripts/sqlservers.sh
 # POLYFUZZ_FALKORDB_URL), stopped on exit too.
 source scripts/neo4j.sh
 source scripts/falkordb.sh
-trap 'sqlservers_stop; neo4j_stop; falkordb_stop; falkordb_stop_version' EXIT
+trap 'sqlservers_stop; neo4j_stop; neo4j_stop_version; falkordb_stop; falkordb_stop_version' EXIT
 sqlservers_start
 neo4j_start
+# Neo4j 4.4 (the oldest line polyfuzz supports) and the newest release on Maven Central, beside
+# 5.26 (internal/graphtest.Neo4jVersions); each exports POLYFUZZ_NEO4J_URL_<VERSION>.
+neo4j_start_versions 4.4.48 57691 2026.08.1 57692
 falkordb_start
 # FalkorDB releases of the benchmark's real graph bugs (bench/bugs/graph-real.json), from
 # falkordblite wheels; each exports POLYFUZZ_FALKORDB_URL_<VERSION>.
