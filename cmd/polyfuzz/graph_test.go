@@ -102,6 +102,25 @@ func TestGraphNeo4jAgrees(t *testing.T) {
 	t.Logf("%s", stdout)
 }
 
+// TestGraphNeo4jVersionsAgree runs generated queries on each Neo4j release beside the default
+// one (4.4 and the newest) and the reference, naming the version: the campaign opens a server of
+// that version, and the versioned catalogue (Neo4j 4.4's simple CASE) leaves no finding.
+func TestGraphNeo4jVersionsAgree(t *testing.T) {
+	for _, s := range graphtest.Neo4jServers()[1:] {
+		t.Run(s.Name(), func(t *testing.T) {
+			out := t.TempDir()
+			stdout := runCampaign(t, 10, "graph", "--engine", "neo4j@"+s.Version+"="+s.Need(t), "--seed",
+				fmt.Sprint(testenv.Seed(t)), "--out", out)
+			if !strings.Contains(stdout, "targets: neo4j "+s.Version+" ref") {
+				t.Errorf("the campaign does not name neo4j %s:\n%s", s.Version, stdout)
+			}
+			for title := range records(t, out) {
+				t.Errorf("finding: %s", title)
+			}
+		})
+	}
+}
+
 // TestGraphRefOnly runs a campaign with no engine installed: the reference evaluator alone,
 // checked by the partition oracle, with guidance measured.
 func TestGraphRefOnly(t *testing.T) {
