@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -202,11 +201,11 @@ func needVersions(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var opts struct{ Engines []domain.Spec }
-	if err := json.Unmarshal(rec.Options, &opts); err != nil {
+	s, err := graphdom.Domain.Decode(rec.Options, rec.Gen)
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, sp := range opts.Engines {
+	for _, sp := range s.Engines {
 		if e, ok := graphdom.Domain.Engine(sp.Engine); ok && sp.Version != "" && e.Env != "" {
 			if env := domain.VersionEnv(e.Env, sp.Version); os.Getenv(env) == "" {
 				testenv.Missing(t, env+" is not set: scripts/test.sh starts "+sp.Engine+" "+sp.Version)
