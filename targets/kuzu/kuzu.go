@@ -26,8 +26,9 @@
 //   - the nodes, then the relationships with their endpoints matched by label and id.
 //
 // A node with no label or several labels, without an id, or a key with values of two types is
-// an engine error of the setup statement (Code "schema"): the kuzu profile of cyphergen makes
-// generation give each node exactly one label. A failed load is the error (Code "setup") of the
+// an engine error of the setup statement (Code "schema"), and every later statement until Reset
+// answers an error (Code "setup"), since it would run on another graph: the kuzu profile of
+// cyphergen makes generation give each node exactly one label. A failed load is the error (Code "setup") of the
 // statement that triggered it and of every later one until Reset. Statements of other forms go
 // to Kùzu as they are, after the graph collected so far is loaded.
 //
@@ -156,7 +157,10 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 		}
 		return &fuzz.Result{Status: fuzz.StatusOK}, nil
 	case !errors.Is(err, errNotSetup):
-		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: CodeSchema, Err: "kuzu: " + err.Error()}, nil
+		// The graph lacks this element from now on: later statements would run on another graph.
+		msg := "kuzu: " + err.Error()
+		t.broken = "the setup has a statement Kùzu cannot hold (" + msg + ")"
+		return &fuzz.Result{Status: fuzz.StatusEngineError, Code: CodeSchema, Err: msg}, nil
 	}
 	if t.loaded == nil {
 		if res, err := t.load(ctx); res != nil || err != nil {

@@ -132,16 +132,27 @@ func TestErrors(t *testing.T) {
 	tg := open(t, 10*time.Second)
 	for _, tc := range []struct{ stmt, code, err string }{
 		{"CREATE (:L0:L1 {id: 0})", CodeSchema, "exactly one label"},
+		{"reset", "", ""},
 		{"CREATE ({id: 0})", CodeSchema, "exactly one label"},
+		{"reset", "", ""},
 		{"CREATE (:L0 {k: 1})", CodeSchema, "id property"},
+		{"reset", "", ""},
 		{"CREATE (:L0 {id: 1, k: 1})", "", ""},
 		{"CREATE (:L0 {id: 2, k: 'x'})", CodeSchema, "one type"},
+		{"RETURN 1", CodeSetup, "cannot hold"},
+		{"reset", "", ""},
 		{"RETURN 1/0", "runtime", "Divide by zero"},
 		{"RETURN toInteger(1.5)", "catalog", "TOINTEGER"},
 		{"MATCH (n:L9) RETURN n", "binder", "L9 does not exist"},
 		{"RETUR 1", "parser", ""},
 		{"RETURN 9223372036854775807 + 1", "overflow", ""},
 	} {
+		if tc.stmt == "reset" {
+			if err := tg.Reset(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		res := exec(t, tg, tc.stmt)
 		if tc.code == "" {
 			if res.Status != fuzz.StatusOK {
