@@ -31,6 +31,26 @@ var kuzuCatalogue = []Divergence{
 		Evidence: "polyfuzz campaign on kuzu 0.11.3 (seed 4): MATCH (n0) RETURN n0.k8 AS c1 UNION MATCH (n2) RETURN n2 AS c1",
 	},
 	{
+		ID: "kuzu-schema", Engines: []string{"kuzu"},
+		Error: `^Binder exception: (Table \w+ does not exist|Cannot find property \w+ for \w+)\.`,
+		Summary: "Kùzu binds names against its schema: a label or type no element of the graph has (no table), or a " +
+			"property key no element has (no column), is a binder error, where Neo4j matches nothing or reads null. " +
+			"targets/kuzu derives the schema from the graph's setup",
+		Evidence: "docs.kuzudb.com/cypher/data-definition/create-table; polyfuzz campaign on kuzu 0.11.3 (seed 5, 24 nodes)",
+	},
+	{
+		ID: "kuzu-string-plus-null", Engines: []string{"kuzu"}, Features: []string{"op:+"},
+		Summary: "Kùzu's + on strings concatenates as concat does, skipping null: 'a' + null is 'a', Cypher's null. " +
+			"Explains discrepancies of queries with +; not steered, since + on numbers is right",
+		Evidence: "polyfuzz campaign on kuzu 0.11.3 (seed 5): MATCH (n2) RETURN (n2.k9 + n2.k24) gives the one present string",
+	},
+	{
+		ID: "kuzu-sum-empty", Engines: []string{"kuzu"}, Features: []string{"agg:sum"},
+		Summary: "Kùzu's sum over no non-null values is null (SQL's rule), Cypher's is 0. Explains discrepancies of " +
+			"queries with sum; not steered",
+		Evidence: "polyfuzz campaign on kuzu 0.11.3 (seed 6): MATCH (n2 {k15: false}) RETURN sum(DISTINCT n2.k27) over nodes without k27",
+	},
+	{
 		ID: "kuzu-simple-case-null", Engines: []string{"kuzu"}, Features: []string{"case-simple"}, Steer: true,
 		Summary:  "Kùzu's simple CASE takes a null test as matching a null WHEN value: CASE null WHEN null THEN 1 ELSE 2 END is 1",
 		Evidence: "polyfuzz campaign on kuzu 0.11.3 (seed 1); the same as falkordb-simple-case-null",
