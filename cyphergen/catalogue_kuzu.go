@@ -25,7 +25,7 @@ var kuzuCatalogue = []Divergence{
 	},
 	{
 		ID: "kuzu-union-types", Engines: []string{"kuzu"},
-		Error: `^Binder exception: \w+ has data type \w+ but \w+ was expected\.`,
+		Error: `^Binder exception: \w+ has data type [\w\[\]]+ but [\w\[\]]+ was expected\.`,
 		Summary: "Kùzu types the columns of a UNION statically: parts whose column types differ (a node and an " +
 			"integer) are a binder error, where Neo4j unites them",
 		Evidence: "polyfuzz campaign on kuzu 0.11.3 (seed 4): MATCH (n0) RETURN n0.k8 AS c1 UNION MATCH (n2) RETURN n2 AS c1",
