@@ -51,6 +51,13 @@ var kuzuCatalogue = []Divergence{
 		Evidence: "polyfuzz campaign on kuzu 0.11.3 (seed 6): MATCH (n2 {k15: false}) RETURN sum(DISTINCT n2.k27) over nodes without k27",
 	},
 	{
+		ID: "kuzu-contains-empty", Engines: []string{"kuzu"}, Features: []string{"op:contains"},
+		Summary: "Kùzu 0.11.3's CONTAINS is false for the empty string: 'ab' CONTAINS '' is false, while 'ab' STARTS " +
+			"WITH '' is true; every string contains ''. Found by polyfuzz; explains discrepancies of queries with " +
+			"CONTAINS, not steered",
+		Evidence: "polyfuzz campaign on kuzu 0.11.3 (seed 5): WHERE (n2.k16 CONTAINS '') drops every row",
+	},
+	{
 		ID: "kuzu-simple-case-null", Engines: []string{"kuzu"}, Features: []string{"case-simple"}, Steer: true,
 		Summary:  "Kùzu's simple CASE takes a null test as matching a null WHEN value: CASE null WHEN null THEN 1 ELSE 2 END is 1",
 		Evidence: "polyfuzz campaign on kuzu 0.11.3 (seed 1); the same as falkordb-simple-case-null",

@@ -52,3 +52,26 @@ func TestOneLabelPerNode(t *testing.T) {
 		}
 	}
 }
+
+// TestKuzuQueriesAvoid generates queries for a kuzu campaign: none uses a feature it avoids.
+func TestKuzuQueriesAvoid(t *testing.T) {
+	avoid := Avoid([]string{"kuzu"})
+	g := NewGenerator(DefaultOptions(), avoid, true, true)
+	for seed := range uint64(300) {
+		c, err := g.Generate(seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range c.Queries {
+			pq, err := ParseQuery(q.Text)
+			if err != nil {
+				t.Fatalf("%s: %v", q.Text, err)
+			}
+			for _, f := range Features(pq) {
+				if avoid[f] {
+					t.Fatalf("seed %d uses %s, which a kuzu campaign avoids:\n%s", seed, f, q.Text)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package kuzu
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"syscall"
@@ -15,7 +16,7 @@ import (
 )
 
 // open opens a target, skipping t (failing it in CI) when the kuzu module is missing.
-func open(t *testing.T, timeout time.Duration) *Target {
+func open(t testing.TB, timeout time.Duration) *Target {
 	t.Helper()
 	testenv.NeedPythonModule(t, rowserver.Python(""), "kuzu")
 	tg, err := Open(Options{Timeout: timeout})
@@ -29,7 +30,7 @@ func open(t *testing.T, timeout time.Duration) *Target {
 	return tg
 }
 
-func exec(t *testing.T, tg *Target, stmt string) *fuzz.Result {
+func exec(t testing.TB, tg *Target, stmt string) *fuzz.Result {
 	t.Helper()
 	res, err := tg.Exec(context.Background(), stmt)
 	if err != nil {
@@ -256,5 +257,38 @@ func TestSetupForms(t *testing.T) {
 	}
 	if got := g.script(); !reflect.DeepEqual(got, want) {
 		t.Errorf("script:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// BenchmarkExec measures a statement's round trip: a trivial one and a 3-clause MATCH over a
+// graph of 128 nodes and 128 relationships, loaded from setup statements in cyphergen's forms.
+func BenchmarkExec(b *testing.B) {
+	tg := open(b, 10*time.Second)
+	ctx := context.Background()
+	for i := range 128 {
+		if _, err := tg.Exec(ctx, fmt.Sprintf("CREATE (:L {id: %d, k: %d})", i, i%7)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 128 {
+		stmt := fmt.Sprintf("MATCH (a {id: %d}), (b {id: %d}) CREATE (a)-[:T {id: %d, w: %d}]->(b)", i, (i*5+1)%128, 128+i, i)
+		if _, err := tg.Exec(ctx, stmt); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if r, err := tg.Exec(ctx, "MATCH (n) RETURN count(*)"); err != nil || r.Status != fuzz.StatusOK || r.Rows[0][0] != "i:128" {
+		b.Fatal(err, r) // loads the graph
+	}
+	for _, q := range []struct{ name, stmt string }{
+		{"return1", "RETURN 1"},
+		{"match3", "MATCH (a:L)-[r:T]->(b:L) WHERE a.k = 3 WITH a, b, r WHERE b.id > 10 RETURN a.id, b.id, r.w ORDER BY a.id"},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			for b.Loop() {
+				if r, err := tg.Exec(ctx, q.stmt); err != nil || r.Status != fuzz.StatusOK {
+					b.Fatal(err, r)
+				}
+			}
+		})
 	}
 }
