@@ -22,6 +22,7 @@ rowserver.StartPython puts rowserver's serve.py (serve, missing, failure, answer
 before this program, and the Go side puts TIMEOUT_MS (0 for none) and BUFFER_BYTES before that.
 """
 
+import decimal
 import json
 import re
 
@@ -58,12 +59,8 @@ def enc(v):
                 return {"r": v["_label"], "p": props}
             return {"n": v["_label"], "p": props}
         return {"m": {str(k): enc(x) for k, x in v.items()}}
-    try:
-        import decimal
-        if isinstance(v, decimal.Decimal) and v == v.to_integral_value():
-            return int(v)
-    except Exception:
-        pass
+    if isinstance(v, decimal.Decimal) and v.is_finite() and v == v.to_integral_value():
+        return int(v)  # INT128, the type of sum over integers
     return {"t": str(v)}
 
 
