@@ -19,8 +19,9 @@ var kuzuCatalogue = []Divergence{
 		ID: "kuzu-case-when-ref", Engines: []string{"kuzu"}, Features: []string{"case-when-ref"}, Steer: true,
 		Summary: "Kùzu 0.11.3 evaluates a searched CASE whose WHEN condition is a bare boolean variable or property " +
 			"wrongly on inputs of several rows: UNWIND [false, true] AS b RETURN b, CASE WHEN b THEN 2 ELSE 7 END gives " +
-			"(false, 2), (true, 7), and over a node table the other columns of the row are overwritten too. Found by " +
-			"polyfuzz; steered away so that campaigns see other differences",
+			"(false, 2), (true, 7), and over a node table the other columns of the row are overwritten too; a WHEN " +
+			"condition that is itself a CASE is never taken, even on one row. Found by polyfuzz; steered away " +
+			"(generation writes (b = true)) so that campaigns see other differences",
 		Evidence: "testdata/graph-findings/kuzu-case-when-ref; LadybugDB#662 (Kùzu's fork; fixed there)",
 	},
 	{

@@ -770,10 +770,11 @@ func wantTri(b bool) Tri {
 }
 
 // whenCond returns a searched CASE's WHEN condition; when case-when-ref is avoided, a bare
-// variable or property b is written (b = true), which selects the same rows (null is no match).
+// variable, property or CASE b is written (b = true), which selects the same rows (null is no
+// match).
 func (qg *QueryGen) whenCond(e Expr) Expr {
 	switch e.(type) {
-	case *Var, *Property:
+	case *Var, *Property, *Case:
 		if !qg.ok("case-when-ref") {
 			return &Binary{Op: "=", L: e, R: &Lit{Val: cypherval.BoolVal(true)}}
 		}

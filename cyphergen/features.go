@@ -36,8 +36,8 @@ import (
 //	neg-literal-operand  a negative number literal as the operand of IS NULL or left of IN
 //	case-simple       the simple form CASE x WHEN v THEN ... (besides "case")
 //	rematch-bound     a pattern that is a lone node bound by an earlier clause: MATCH (n0)
-//	case-when-ref     a searched CASE whose WHEN condition is a bare variable or property
-//	                  (CASE WHEN n.k THEN ...)
+//	case-when-ref     a searched CASE whose WHEN condition is a bare variable, a property or a
+//	                  CASE (CASE WHEN n.k THEN ..., CASE WHEN CASE ... END THEN ...)
 //
 // One feature belongs to the graph rather than to a query: node-labels ([FeatureNodeLabels]),
 // a node with no label or several.
@@ -270,12 +270,12 @@ func exprFeatures(e Expr, set map[string]bool) {
 	}
 }
 
-// caseWhenRef reports whether a searched CASE has a WHEN condition that is a bare variable or
-// property.
+// caseWhenRef reports whether a searched CASE has a WHEN condition that is a bare variable, a
+// property or a CASE.
 func caseWhenRef(c *Case) bool {
 	for _, w := range c.Whens {
 		switch w.Cond.(type) {
-		case *Var, *Property:
+		case *Var, *Property, *Case:
 			return true
 		}
 	}

@@ -21,6 +21,7 @@ func TestFeatures(t *testing.T) {
 		{"MATCH (n0) WITH n0, true AS b RETURN CASE WHEN b THEN 1 WHEN (n0.k1 = 2) THEN 2 END AS c, CASE WHEN n0.k3 THEN 1 END AS d",
 			[]string{"case", "case-when-ref", "op:=", "with"}},
 		{"MATCH (n0) RETURN CASE WHEN (n0.k1 OR n0.k2) THEN 1 END AS c", []string{"case", "op:or"}},
+		{"MATCH (n0) RETURN CASE WHEN CASE WHEN (n0.k1 = 1) THEN true END THEN 1 END AS c", []string{"case", "case-when-ref", "op:="}},
 	} {
 		q, err := ParseQuery(tc.q)
 		if err != nil {
