@@ -71,6 +71,7 @@ var rules = []rule{
 	{"targets/ascent", []string{"fuzz", "targets/childproc"}},
 	{"targets/bolt", []string{"fuzz", "cypherval", "targets/redact", "targets/unreachable"}},
 	{"targets/falkordb", []string{"fuzz", "cypherval", "targets/redact", "targets/unreachable"}},
+	{"targets/kuzu", []string{"fuzz", "cypherval", "targets/rowserver", "targets/childproc", "targets/pypi"}},
 
 	// Test helpers.
 	{"internal/graphtest", []string{"fuzz"}},

@@ -74,7 +74,7 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 // graph returns the graph of a setup seed, from the cache or built once.
 func (g *Generator) graph(setup uint64) (*graphEntry, error) {
 	return g.graphs.Get(setup, func() (*graphEntry, error) {
-		gr, err := Generate(g.o, setup)
+		gr, err := generate(g.o, setup, g.avoid[FeatureNodeLabels])
 		if err != nil {
 			return nil, err
 		}

@@ -416,6 +416,7 @@ func (qg *QueryGen) caseMaker(t gtype, d int) maker {
 				cond = qg.gen(test, d)
 			} else {
 				cond = qg.gen(gBool, d)
+				cond.e = qg.whenCond(cond.e)
 			}
 			x.opaque = x.opaque || cond.opaque
 			c.Whens = append(c.Whens, When{Cond: cond.e, Then: add(qg.gen(t, d))})
@@ -766,4 +767,17 @@ func wantTri(b bool) Tri {
 		return True
 	}
 	return False
+}
+
+// whenCond returns a searched CASE's WHEN condition; when case-when-ref is avoided, a bare
+// variable, property or CASE b is written (b = true), which selects the same rows (null is no
+// match).
+func (qg *QueryGen) whenCond(e Expr) Expr {
+	switch e.(type) {
+	case *Var, *Property, *Case:
+		if !qg.ok("case-when-ref") {
+			return &Binary{Op: "=", L: e, R: &Lit{Val: cypherval.BoolVal(true)}}
+		}
+	}
+	return e
 }

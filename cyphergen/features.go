@@ -36,6 +36,11 @@ import (
 //	neg-literal-operand  a negative number literal as the operand of IS NULL or left of IN
 //	case-simple       the simple form CASE x WHEN v THEN ... (besides "case")
 //	rematch-bound     a pattern that is a lone node bound by an earlier clause: MATCH (n0)
+//	case-when-ref     a searched CASE whose WHEN condition is a bare variable, a property or a
+//	                  CASE (CASE WHEN n.k THEN ..., CASE WHEN CASE ... END THEN ...)
+//
+// One feature belongs to the graph rather than to a query: node-labels ([FeatureNodeLabels]),
+// a node with no label or several.
 func Features(q *Query) []string {
 	set := map[string]bool{}
 	scopeFeatures(q, set)
@@ -213,6 +218,8 @@ func exprFeatures(e Expr, set map[string]bool) {
 	}
 	if c, ok := e.(*Case); ok && c.Test != nil {
 		set["case-simple"] = true
+	} else if ok && caseWhenRef(c) {
+		set["case-when-ref"] = true
 	}
 	switch e := e.(type) {
 	case *Property:
@@ -261,4 +268,16 @@ func exprFeatures(e Expr, set map[string]bool) {
 	case *HasLabels:
 		exprFeatures(e.X, set)
 	}
+}
+
+// caseWhenRef reports whether a searched CASE has a WHEN condition that is a bare variable, a
+// property or a CASE.
+func caseWhenRef(c *Case) bool {
+	for _, w := range c.Whens {
+		switch w.Cond.(type) {
+		case *Var, *Property, *Case:
+			return true
+		}
+	}
+	return false
 }

@@ -18,6 +18,10 @@ func TestFeatures(t *testing.T) {
 			[]string{"agg:collect", "aggregate", "fn:size", "list", "op:>", "optional-match", "unwind", "with", "with-distinct", "with-where"}},
 		{"MATCH (n0) RETURN CASE WHEN (NOT (n0.k1 STARTS WITH 'a')) THEN (-n0.k2) ELSE ([1][0] % 2) END AS c UNION ALL MATCH (n0) RETURN 1 AS c UNION MATCH (n0) RETURN (1 IN [2]) AS c",
 			[]string{"case", "index", "list", "op:%", "op:in", "op:neg", "op:not", "op:starts with", "union", "union-all"}},
+		{"MATCH (n0) WITH n0, true AS b RETURN CASE WHEN b THEN 1 WHEN (n0.k1 = 2) THEN 2 END AS c, CASE WHEN n0.k3 THEN 1 END AS d",
+			[]string{"case", "case-when-ref", "op:=", "with"}},
+		{"MATCH (n0) RETURN CASE WHEN (n0.k1 OR n0.k2) THEN 1 END AS c", []string{"case", "op:or"}},
+		{"MATCH (n0) RETURN CASE WHEN CASE WHEN (n0.k1 = 1) THEN true END THEN 1 END AS c", []string{"case", "case-when-ref", "op:="}},
 	} {
 		q, err := ParseQuery(tc.q)
 		if err != nil {

@@ -71,7 +71,15 @@ func (g *Graph) Changed() { g.idx = nil }
 // between random nodes (self-loops included) of one random type each. Every element gets a
 // unique integer "id" property and each key of its labels or type with probability o.Presence%,
 // its value picked from the key's pool of o.Pool values. The graph depends only on o and seed.
-func Generate(o Options, seed uint64) (*Graph, error) {
+func Generate(o Options, seed uint64) (*Graph, error) { return generate(o, seed, false) }
+
+// FeatureNodeLabels is the feature of a graph with a node that has no label or several: a
+// generator that avoids it ([NewGenerator]) gives every node exactly one label, as engines whose
+// nodes live in one table each (Kùzu) need.
+const FeatureNodeLabels = "node-labels"
+
+// generate is [Generate], with exactly one label per node when oneLabel.
+func generate(o Options, seed uint64, oneLabel bool) (*Graph, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
@@ -98,6 +106,9 @@ func Generate(o Options, seed uint64) (*Graph, error) {
 	}
 	for id := range o.Nodes {
 		labels := labelCount(o, r, len(g.Schema.Labels))
+		if oneLabel {
+			labels = 1
+		}
 		picked := r.Perm(len(g.Schema.Labels))[:labels]
 		slices.Sort(picked)
 		n := Node{ID: id}

@@ -19,7 +19,7 @@ func (p Profile) AvoidSet() map[string]bool {
 }
 
 // Profiles holds the engine profiles by engine name: "ref" (the reference evaluator), "neo4j",
-// "memgraph" and "falkordb". Rules that hold for every engine are built into the generator
+// "memgraph", "falkordb" and "kuzu". Rules that hold for every engine are built into the generator
 // instead (MATCH never directly after OPTIONAL MATCH, which FalkorDB and Memgraph reject;
 // integers below 2^62; no float printing). Semantic differences that do not make an engine
 // reject a query belong to the catalogue of known differences, not here.
@@ -34,6 +34,7 @@ var Profiles = map[string]Profile{
 			"agg:stdev":          "Memgraph has no stDev",
 			"agg:stdevp":         "Memgraph has no stDevP",
 		}},
+	"kuzu": {Engine: "kuzu", Avoid: kuzuAvoid, Why: kuzuWhy},
 	"falkordb": {Engine: "falkordb",
 		Avoid: []string{"op:=~"},
 		Why: map[string]string{

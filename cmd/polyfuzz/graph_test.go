@@ -14,6 +14,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/fuzz"
 	"github.com/polyfuzz/polyfuzz/internal/graphtest"
 	"github.com/polyfuzz/polyfuzz/internal/testenv"
+	"github.com/polyfuzz/polyfuzz/targets/rowserver"
 )
 
 // smallGraph is the --gen of the graph tests that reduce findings on real engines: GDsmith's
@@ -29,6 +30,8 @@ func graphEngineArg(t *testing.T, name string) string {
 		return name + "=" + graphtest.NeedNeo4j(t)
 	case "falkordb":
 		return name + "=" + graphtest.NeedFalkorDB(t)
+	case "kuzu":
+		testenv.NeedPythonModule(t, rowserver.Python(""), "kuzu")
 	}
 	return name
 }

@@ -1,5 +1,5 @@
 // Package graphdom is the graph domain of polyfuzz: GDsmith's property graphs and Cypher queries
-// (cyphergen) checked on Neo4j, Memgraph and FalkorDB against each other and polyfuzz's reference
+// (cyphergen) checked on Neo4j, Memgraph, FalkorDB and Kùzu against each other and polyfuzz's reference
 // evaluator, and each engine against itself by query partitioning.
 package graphdom
 
@@ -20,6 +20,7 @@ import (
 	"github.com/polyfuzz/polyfuzz/oracles"
 	"github.com/polyfuzz/polyfuzz/targets/bolt"
 	"github.com/polyfuzz/polyfuzz/targets/falkordb"
+	"github.com/polyfuzz/polyfuzz/targets/kuzu"
 )
 
 const synopsis = `usage: polyfuzz graph [flags]
@@ -38,7 +39,9 @@ properties), every step re-checked on the engines.
 
 Engines: ref (built in), neo4j and memgraph over Bolt (--engine neo4j=bolt://HOST:PORT, or
 POLYFUZZ_NEO4J_URL), falkordb over RESP (--engine falkordb=redis://HOST:PORT, or
-POLYFUZZ_FALKORDB_URL). Each worker owns a graph of its own: FalkorDB a key polyfuzz_w<N>, Neo4j
+POLYFUZZ_FALKORDB_URL), kuzu (Kùzu, embedded in a Python process of its own: the PyPI package kuzu
+of the project's Python environment, which loads each case's graph into a schema derived from it).
+Each worker owns a graph of its own: FalkorDB a key polyfuzz_w<N>, Neo4j
 the database the URL names: Community has one, so a Neo4j campaign runs one worker per server,
 unless the URL names a database per worker (bolt://HOST:PORT?database=fuzz{worker}, databases
 made beforehand on Neo4j Enterprise).
@@ -48,7 +51,7 @@ made beforehand on Neo4j Enterprise).
 // Domain is the graph domain.
 var Domain = &domain.Domain{
 	Name:     "graph",
-	Summary:  "fuzz graph databases (GDsmith): Neo4j, FalkorDB, Memgraph, the reference",
+	Summary:  "fuzz graph databases (GDsmith): Neo4j, FalkorDB, Memgraph, Kùzu, the reference",
 	Synopsis: synopsis, Unit: "test cases", Owns: "its own graph (Neo4j: one worker per server)",
 	EngineFlag: "engine", DefaultEngine: "ref",
 	Engines: []domain.Engine{
@@ -75,6 +78,10 @@ var Domain = &domain.Domain{
 					return falkordb.Open(ctx, falkordb.Options{URL: url, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker})
 				})
 			}},
+		// Kùzu runs in a Python process of its own (targets/kuzu): a crash there is a finding.
+		{Name: "kuzu", Open: func(_ context.Context, s domain.Spec) (fuzz.Target, error) {
+			return kuzu.Open(kuzu.Options{Timeout: s.Timeout})
+		}},
 	},
 	Oracles:        table.Infos(),
 	DefaultOracles: []string{"diff", "tlp-where"},
