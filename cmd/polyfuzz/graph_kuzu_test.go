@@ -15,9 +15,11 @@ import (
 // replayed, with a repro.sh that names the planted fault.
 func TestKuzuDiffFires(t *testing.T) {
 	out := t.TempDir()
-	rec := firedFinding(t, out, "diff: kuzu: ", "graph", "--engine", graphEngineArg(t, "kuzu"), "--oracle", "diff",
-		"--seed", fmt.Sprint(testenv.Seed(t)), "--gen", smallGraph, "--quiet", "--out", out, "--fault", "drop-row:.",
-		"--max-findings", "1", "--reduce-time", "2m", "--tests", "40")
+	// A graph without relationships keeps Kùzu's walk semantics (kuzu-walk) out of the way, so the
+	// one finding is the planted one, and its direction is kept by the reduction.
+	rec := firedFinding(t, out, "diff: kuzu: misses rows of ref", "graph", "--engine", graphEngineArg(t, "kuzu"), "--oracle", "diff",
+		"--seed", fmt.Sprint(testenv.Seed(t)), "--gen", "gdsmith{nodes=24 rels=0..0 queries=20}", "--quiet", "--out", out,
+		"--fault", "drop-row:.", "--max-findings", "1", "--reduce-time", "1m", "--tests", "40")
 	orig, red := checkReplayed(t, out, rec, "wrong-result")
 	t.Logf("%s: reduced from %d setup statements and %d query bytes to %d and %d", rec.Title,
 		len(orig.Setup), queryBytes(orig.Texts()), len(red.Setup), queryBytes(red.Texts()))
