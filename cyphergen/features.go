@@ -36,6 +36,17 @@ import (
 //	neg-literal-operand  a negative number literal as the operand of IS NULL or left of IN
 //	case-simple       the simple form CASE x WHEN v THEN ... (besides "case")
 //	rematch-bound     a pattern that is a lone node bound by an earlier clause: MATCH (n0)
+//
+// and, for the read constructs of ast_read.go (readFeature):
+//
+//	var-length        a variable-length relationship -[*1..3]->
+//	var-length-var    a variable-length relationship with a variable (bound to a list)
+//	named-path        a path variable p = (...)
+//	map-literal       a map literal {k: v}
+//	map-projection    a map projection n{.k, k: e}; map-projection-all for n{.*}
+//	list-comprehension  [x IN list WHERE p | e]
+//	exists-subquery   EXISTS { MATCH ... WHERE ... }
+//	count-subquery    COUNT { MATCH ... WHERE ... } (Neo4j 5.3 and later)
 func Features(q *Query) []string {
 	set := map[string]bool{}
 	scopeFeatures(q, set)
@@ -161,6 +172,7 @@ func patternFeatures(p Pattern, set map[string]bool) {
 			exprFeatures(pe.Val, set)
 		}
 	}
+	pathFeatures(p, set)
 	for _, r := range p.Rels {
 		if len(r.Props) > 0 {
 			set["prop-map"] = true
@@ -204,7 +216,7 @@ func exprFeature(e Expr) string {
 	case *HasLabels:
 		return "label-test"
 	}
-	return ""
+	return readFeature(e)
 }
 
 func exprFeatures(e Expr, set map[string]bool) {
@@ -260,5 +272,7 @@ func exprFeatures(e Expr, set map[string]bool) {
 		exprFeatures(e.I, set)
 	case *HasLabels:
 		exprFeatures(e.X, set)
+	default:
+		readExprFeatures(e, set)
 	}
 }

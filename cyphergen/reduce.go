@@ -434,7 +434,7 @@ func exprChildren(e Expr) []*Expr {
 	case *HasLabels:
 		return []*Expr{&e.X}
 	}
-	return nil
+	return readChildren(e)
 }
 
 // exprEdits proposes replacing the expression in slot by one of its subexpressions, dropping a
