@@ -185,8 +185,8 @@ func (st *runState) subqueries(rows []row, exprs ...Expr) ([]row, error) {
 	return out, nil
 }
 
-// collectSubqueries appends the subqueries of e, not looking inside subqueries and list
-// comprehensions.
+// collectSubqueries appends the subqueries of e, not looking inside subqueries, nor inside
+// list comprehensions beyond their list.
 func collectSubqueries(e Expr, subs *[]*Subquery) {
 	if e == nil {
 		return
@@ -196,6 +196,7 @@ func collectSubqueries(e Expr, subs *[]*Subquery) {
 		*subs = append(*subs, x)
 		return
 	case *ListComp:
+		collectSubqueries(x.List, subs) // evaluated in the outer row
 		return
 	}
 	for _, c := range exprChildren(e) {

@@ -49,7 +49,10 @@ func (qg *QueryGen) readMakers(t gtype, d int) []maker {
 	var ms []maker
 	switch t {
 	case gInt:
-		ms = append(ms, maker{"fn:length", qg.pathLength}, maker{"count-subquery", func() (gexpr, bool) { return qg.subquery(true) }})
+		ms = append(ms, maker{"count-subquery", func() (gexpr, bool) { return qg.subquery(true) }})
+		if len(qg.visible(gPath)) > 0 {
+			ms = append(ms, maker{"fn:length", qg.pathLength}, maker{"fn:length", qg.pathLength})
+		}
 	case gBool:
 		ms = append(ms, maker{"exists-subquery", func() (gexpr, bool) { return qg.subquery(false) }},
 			maker{"map-projection", func() (gexpr, bool) { return qg.mapProjNull() }})

@@ -327,6 +327,7 @@ func patternEdits(at string, p *Pattern, try editFunc) {
 			try(at+"rel "+strconv.Itoa(i)+" drop properties", func() { r.Props = nil }, func() { r.Props = ps })
 		}
 	}
+	readPatternEdits(at, p, try)
 }
 
 // projectionEdits proposes dropping DISTINCT, ORDER BY, SKIP, LIMIT and single items.
@@ -467,6 +468,7 @@ func exprEdits(at string, slot *Expr, try editFunc) {
 			try(at+"expr "+text+" drop else", func() { e.Else = nil }, func() { e.Else = els })
 		}
 	}
+	readExprEdits(at, text, old, try)
 	for _, ch := range exprChildren(old) {
 		exprEdits(at, ch, try)
 	}
