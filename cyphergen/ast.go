@@ -19,7 +19,7 @@ type SingleQuery struct {
 	Clauses []Clause
 }
 
-// Clause is one of *Match, *Unwind, *With, *Return.
+// Clause is one of *Match, *Unwind, *With, *Return, *CallSub.
 type Clause interface{ isClause() }
 
 // Match is MATCH or OPTIONAL MATCH of comma-separated patterns, with an optional WHERE.
@@ -265,6 +265,8 @@ func printClause(b *strings.Builder, c Clause) {
 	case *Return:
 		b.WriteString("RETURN ")
 		c.Projection.print(b)
+	default:
+		printReadClause(b, c)
 	}
 }
 

@@ -223,3 +223,32 @@ func pathFeatures(p Pattern, set map[string]bool) {
 		}
 	}
 }
+
+// CallSub is the subquery clause CALL { Body }: Body runs once per input row, seeing only the
+// variables its first clause, a WITH of plain variables, imports; the columns of its RETURN
+// join the row.
+type CallSub struct{ Body *SingleQuery }
+
+func (*CallSub) isClause() {}
+
+// Columns returns the names the subquery's RETURN binds.
+func (c *CallSub) Columns() []string {
+	var out []string
+	if n := len(c.Body.Clauses); n > 0 {
+		if r, ok := c.Body.Clauses[n-1].(*Return); ok {
+			for _, it := range r.Items {
+				out = append(out, it.Name())
+			}
+		}
+	}
+	return out
+}
+
+// printReadClause prints the clauses of this file.
+func printReadClause(b *strings.Builder, c Clause) {
+	if c, ok := c.(*CallSub); ok {
+		b.WriteString("CALL { ")
+		c.Body.print(b)
+		b.WriteString(" }")
+	}
+}

@@ -185,7 +185,11 @@ func distinctRows[R any](rows []R, vals func(R) []cypherval.Val) ([]R, error) {
 var errMixedClass = &EvalError{Code: CodeUnsupported, Msg: "equivalent integer and float values in one DISTINCT or grouping class"}
 
 func (st *runState) single(sq *SingleQuery) ([]string, [][]cypherval.Val, error) {
-	rows := []row{{}}
+	return st.singleFrom([]row{{}}, sq)
+}
+
+// singleFrom evaluates a single query on the given input rows.
+func (st *runState) singleFrom(rows []row, sq *SingleQuery) ([]string, [][]cypherval.Val, error) {
 	var err error
 	for i, c := range sq.Clauses {
 		switch c := c.(type) {
@@ -224,6 +228,8 @@ func (st *runState) single(sq *SingleQuery) ([]string, [][]cypherval.Val, error)
 				}
 			}
 			return cols, res, nil
+		case *CallSub:
+			rows, err = st.callSub(rows, c)
 		default:
 			return nil, nil, unsupported("clause")
 		}

@@ -350,3 +350,58 @@ func (mt *matcher) bindPaths(r row) {
 		r[p.Var] = cypherval.Val{Kind: cypherval.Path, L: l}
 	}
 }
+
+// callSub evaluates CALL { ... } on every input row. A body that starts with WITH of plain
+// variables imports them (the rest of the row is out of its scope); any other body sees
+// nothing of the row. A returned name the row binds already is "semantic".
+func (st *runState) callSub(rows []row, c *CallSub) ([]row, error) {
+	cols := c.Columns()
+	var out []row
+	for _, r := range rows {
+		for _, n := range cols {
+			if _, ok := r[n]; ok {
+				return nil, semantic("variable `" + n + "` already declared")
+			}
+		}
+		sub, err := st.callRows(r, c)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sub {
+			o := cloneRow(r)
+			for k, n := range cols {
+				o[n] = s[k]
+			}
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// callRows returns the rows of a CALL subquery's body for the outer row r.
+func (st *runState) callRows(r row, c *CallSub) ([][]cypherval.Val, error) {
+	in := row{}
+	if w, ok := c.Body.Clauses[0].(*With); ok && importing(w) {
+		if w.Where != nil || w.Distinct || len(w.Order) > 0 || w.Skip != nil || w.Limit != nil {
+			return nil, unsupported("an importing WITH with more than variables")
+		}
+		for _, it := range w.Items {
+			if x, bound := r[it.Expr.(*Var).Name]; bound {
+				in[it.Expr.(*Var).Name] = x
+			}
+		}
+	}
+	_, res, err := st.singleFrom([]row{in}, c.Body)
+	return res, err
+}
+
+// importing reports whether w projects plain variables only, under their own names.
+func importing(w *With) bool {
+	for _, it := range w.Items {
+		v, ok := it.Expr.(*Var)
+		if !ok || it.Alias != "" && it.Alias != v.Name {
+			return false
+		}
+	}
+	return true
+}

@@ -67,6 +67,17 @@ func TestRunRead(t *testing.T) {
 		{"MATCH (n) WITH n, COUNT { (n)<-[]-() } AS c WHERE c > 0 RETURN n.id AS n, c", []string{"i:0 | i:1", "i:1 | i:2", "i:2 | i:1", "i:3 | i:1"}},
 		{"MATCH (n) WITH n WHERE COUNT { (n)-[]->() } = 2 RETURN n.id AS n", []string{"i:0"}},
 		{"RETURN [x IN [1] WHERE EXISTS { MATCH (a {id: x}) }] AS l", []string{"!unsupported"}},
+		// CALL subqueries: a body that starts with WITH of variables imports them; one without
+		// runs alone for every row.
+		{"MATCH (n) CALL { WITH n MATCH (n)-[]->(m) RETURN count(m) AS c } RETURN n.id AS a, c",
+			[]string{"i:0 | i:2", "i:1 | i:1", "i:2 | i:1", "i:3 | i:1"}},
+		{"MATCH (n:B) CALL { WITH n MATCH (n)-[]->(m) RETURN m } RETURN n.id AS a, m.id AS b", []string{"i:1 | i:2", "i:2 | i:0"}},
+		{"MATCH (n:B) CALL { MATCH (m:B) RETURN m.id AS x } RETURN n.id AS a, x", []string{"i:1 | i:1", "i:1 | i:2", "i:2 | i:1", "i:2 | i:2"}},
+		{"MATCH (n {id: 0}) CALL { WITH n MATCH (n)-[]-(m) RETURN m.id AS x ORDER BY x LIMIT 1 } RETURN n.id AS a, x", []string{"i:0 | i:1"}},
+		{"UNWIND [1, 2] AS i CALL { WITH i UNWIND range(1, i) AS j RETURN sum(j) AS s, collect(j) AS l } RETURN i, s, l",
+			[]string{"i:1 | i:1 | l:[i:1]", "i:2 | i:3 | l:[i:1, i:2]"}},
+		{"MATCH (n) CALL { WITH n RETURN n.id AS n } RETURN n", []string{"!semantic"}},
+		{"MATCH (n) CALL { WITH n WHERE n.id > 1 RETURN 1 AS x } RETURN n", []string{"!unsupported"}},
 	} {
 		_, got := runText(t, g, c.query)
 		want := slices.Clone(c.want)

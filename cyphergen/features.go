@@ -47,6 +47,7 @@ import (
 //	list-comprehension  [x IN list WHERE p | e]
 //	exists-subquery   EXISTS { MATCH ... WHERE ... }
 //	count-subquery    COUNT { MATCH ... WHERE ... } (Neo4j 5.3 and later)
+//	call-subquery     CALL { [WITH imported] ... RETURN ... }
 func Features(q *Query) []string {
 	set := map[string]bool{}
 	scopeFeatures(q, set)
@@ -106,6 +107,10 @@ func scopeFeatures(q *Query, set map[string]bool) {
 				for _, it := range c.Items {
 					scope[it.Name()] = true
 				}
+			case *CallSub:
+				for _, n := range c.Columns() {
+					scope[n] = true
+				}
 			}
 		}
 	}
@@ -142,6 +147,11 @@ func clauseFeatures(c Clause, set map[string]bool) {
 			set["return-distinct"] = true
 		}
 		projFeatures(&c.Projection, set)
+	case *CallSub:
+		set["call-subquery"] = true
+		for _, b := range c.Body.Clauses {
+			clauseFeatures(b, set)
+		}
 	}
 }
 

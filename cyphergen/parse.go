@@ -422,6 +422,8 @@ func (p *parser) clause() Clause {
 		return &With{Projection: p.projection(), Where: p.where()}
 	case p.acceptKw("RETURN"):
 		return &Return{Projection: p.projection()}
+	case t.isKw("CALL") && p.toks[p.i+1].isPunct("{"):
+		return p.callSub()
 	}
 	for _, w := range writing {
 		if t.isKw(w) {

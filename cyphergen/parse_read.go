@@ -103,3 +103,15 @@ func (p *parser) subquery() Expr {
 	p.advance()
 	return s
 }
+
+// callSub reads CALL { single query }.
+func (p *parser) callSub() Clause {
+	p.advance()
+	p.advance()
+	c := &CallSub{Body: p.singleQuery()}
+	if p.isKw("UNION") {
+		p.fail(p.tok(), "unsupported: UNION in a CALL subquery")
+	}
+	p.expect("}", "to close the CALL subquery")
+	return c
+}

@@ -15,6 +15,8 @@ func TestReadRoundTrip(t *testing.T) {
 		"RETURN [x IN [1, 2, 3] WHERE (x > 1) | (x * 2)] AS c0, [x IN [1] | x] AS c1, [x IN [1] WHERE (x = 1)] AS c2",
 		"MATCH (n) WHERE EXISTS { MATCH (n)-[]->(m) WHERE (m.id > 1) } RETURN n",
 		"MATCH (n) RETURN COUNT { MATCH (n)-[:T1]->(), (n)<-[]-() } AS c0",
+		"MATCH (n) CALL { WITH n MATCH (n)-[]->(m) RETURN count(*) AS c } RETURN n, c",
+		"UNWIND [1] AS i CALL { MATCH (m) CALL { WITH m RETURN m.id AS x } RETURN x } RETURN i, x",
 	} {
 		parsed, err := ParseQuery(q)
 		if err != nil {

@@ -265,6 +265,9 @@ func (qg *QueryGen) clause() Clause {
 	if qg.ok("unwind") && (qg.ok("list") || qg.ok("fn:range")) {
 		kinds = append(kinds, kind{25, func() Clause { return qg.unwind() }})
 	}
+	if qg.ok("call-subquery") && qg.ok("with") {
+		kinds = append(kinds, kind{8, func() Clause { return qg.callSub() }})
+	}
 	total := 0
 	for _, k := range kinds {
 		total += k.w

@@ -257,3 +257,74 @@ func (qg *QueryGen) subquery(count bool) (gexpr, bool) {
 	}
 	return x, true
 }
+
+// callSub returns CALL { WITH n MATCH <path from n> RETURN count(*) AS a } or
+// CALL { ... RETURN m AS n }, with a path cut from the graph at the witness of a node in scope,
+// and binds what it returns with its witness value; nil when no node in scope has a witness.
+func (qg *QueryGen) callSub() Clause {
+	var bs []*gbind
+	for _, b := range qg.scope {
+		if b.t == gNode && b.known && b.elem >= 0 && !qg.lost {
+			bs = append(bs, b)
+		}
+	}
+	if len(bs) == 0 {
+		return nil
+	}
+	b := bs[qg.r.IntN(len(bs))]
+	nodes, rels := qg.path(qg.region(b.elem), b.elem, 1+qg.r.IntN(2), map[int]bool{})
+	if len(rels) == 0 {
+		return nil
+	}
+	p := Pattern{Nodes: []NodePat{{Var: b.name}}}
+	end := qg.fresh("n")
+	for k, ri := range rels {
+		r := qg.gi.g.Rels[ri]
+		rp := RelPat{Dir: Out}
+		if r.From != nodes[k] {
+			rp.Dir = In
+		}
+		if qg.ok("undirected") && qg.pct(15) {
+			rp.Dir = Both
+		}
+		if qg.pct(60) {
+			rp.Types = []string{r.Type}
+		}
+		np := NodePat{}
+		if k == len(rels)-1 {
+			np.Var = end
+		}
+		for _, l := range qg.gi.g.Nodes[nodes[k+1]].Labels {
+			if qg.pct(40) {
+				np.Labels = append(np.Labels, l)
+			}
+		}
+		p.Rels, p.Nodes = append(p.Rels, rp), append(p.Nodes, np)
+	}
+	name := qg.fresh("a")
+	ret := &Return{}
+	bind := &gbind{name: name, t: gNode, elem: nodes[len(nodes)-1], known: true}
+	if qg.ok("aggregate") && qg.ok("agg:count") && qg.coin() {
+		ret.Items = []Item{{Expr: &Call{Name: "count", Star: true}, Alias: name}}
+		bind = &gbind{name: name, t: gInt, elem: -1, known: true, bound: 1 << 32}
+	} else {
+		ret.Items = []Item{{Expr: &Var{end}, Alias: name}}
+	}
+	c := &CallSub{Body: &SingleQuery{Clauses: []Clause{
+		&With{Projection: Projection{Items: []Item{{Expr: &Var{b.name}}}}},
+		&Match{Patterns: []Pattern{p}},
+		ret,
+	}}}
+	st := &runState{g: qg.gi.g}
+	st.index()
+	rows, err := st.callRows(qg.row, c)
+	if err != nil || len(rows) == 0 {
+		return nil
+	}
+	v := rows[0][0]
+	if bind.t == gNode {
+		v = qg.gi.g.NodeVal(bind.elem)
+	}
+	qg.bind(bind, v)
+	return c
+}

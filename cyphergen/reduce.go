@@ -295,6 +295,8 @@ func clauseEdits(at string, c Clause, try editFunc) {
 		projectionEdits(at, &c.Projection, try)
 	case *Return:
 		projectionEdits(at, &c.Projection, try)
+	case *CallSub:
+		callSubEdits(at, c, try)
 	}
 }
 

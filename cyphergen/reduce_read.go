@@ -61,3 +61,23 @@ func readExprEdits(at, text string, e Expr, try editFunc) {
 		}
 	}
 }
+
+// callSubEdits proposes dropping a clause of a CALL subquery's body (not its RETURN), and the
+// edits of the body's clauses and expressions.
+func callSubEdits(at string, c *CallSub, try editFunc) {
+	at += "call "
+	body := c.Body
+	cs := body.Clauses
+	for ci := 0; ci < len(cs)-1; ci++ {
+		try(at+"clause "+strconv.Itoa(ci)+" drop: "+clauseText(cs[ci]), func() {
+			body.Clauses = append(append([]Clause(nil), cs[:ci]...), cs[ci+1:]...)
+		}, func() { body.Clauses = cs })
+	}
+	for ci, b := range cs {
+		bat := at + "clause " + strconv.Itoa(ci) + " "
+		clauseEdits(bat, b, try)
+		for _, slot := range clauseExprs(b) {
+			exprEdits(bat, slot, try)
+		}
+	}
+}
