@@ -37,6 +37,9 @@ func (st *runState) match(rows []row, m *Match) ([]row, error) {
 			}
 		}
 		if len(found) == 0 && m.Optional {
+			if err := boundPaths(m.Patterns, r); err != nil {
+				return nil, err
+			}
 			o := cloneRow(r)
 			for v := range vars {
 				if _, ok := r[v]; !ok {

@@ -405,3 +405,27 @@ func importing(w *With) bool {
 	}
 	return true
 }
+
+// boundPaths is "unsupported" when an OPTIONAL MATCH without a match for input row r names a
+// path whose every element r binds already: Neo4j 5.26 (and FalkorDB 4.16) then bind the path
+// built from those elements instead of null, unlike every other variable of the clause.
+func boundPaths(pats []Pattern, r row) error {
+	for _, p := range pats {
+		if p.Var == "" {
+			continue
+		}
+		all := true
+		for _, n := range p.Nodes {
+			_, ok := r[n.Var]
+			all = all && n.Var != "" && ok
+		}
+		for _, rp := range p.Rels {
+			_, ok := r[rp.Var]
+			all = all && rp.Var != "" && ok && rp.Hops == nil
+		}
+		if all {
+			return unsupported("a named path of bound elements in an OPTIONAL MATCH without a match")
+		}
+	}
+	return nil
+}

@@ -360,7 +360,7 @@ func (qg *QueryGen) match(optional bool) *Match {
 			}
 		}
 		p := qg.pattern(nodes, rels, &pending)
-		if pb, pv := qg.namePath(&p, nodes, rels); pb != nil {
+		if pb, pv := qg.namePath(&p, nodes, rels, optional); pb != nil {
 			paths, pathVals = append(paths, pb), append(pathVals, pv)
 		}
 		for j, n := range p.Nodes {

@@ -31,8 +31,8 @@ func (qg *QueryGen) varLength(rp *RelPat, i int) bool {
 
 // namePath sometimes names pattern p (cut from the witness's nodes and rels): it returns the
 // path's binding and its witness value, or nil.
-func (qg *QueryGen) namePath(p *Pattern, nodes, rels []int) (*gbind, cypherval.Val) {
-	if !qg.ok("named-path") || !qg.pct(10) {
+func (qg *QueryGen) namePath(p *Pattern, nodes, rels []int, optional bool) (*gbind, cypherval.Val) {
+	if !qg.ok("named-path") || !qg.pct(10) || optional && qg.allBound(p) {
 		return nil, cypherval.NullVal
 	}
 	p.Var = qg.fresh("p")
@@ -42,6 +42,22 @@ func (qg *QueryGen) namePath(p *Pattern, nodes, rels []int) (*gbind, cypherval.V
 		v.L = append(v.L, g.RelVal(ri), g.NodeVal(nodes[k+1]))
 	}
 	return &gbind{name: p.Var, t: gPath, elem: -1, bound: float64(3 * len(rels))}, v
+}
+
+// allBound reports whether every element of p is a variable bound by an earlier clause (the
+// reference answers "unsupported" for such a named path in an OPTIONAL MATCH without a match).
+func (qg *QueryGen) allBound(p *Pattern) bool {
+	for _, n := range p.Nodes {
+		if n.Var == "" || qg.lookup(n.Var) == nil {
+			return false
+		}
+	}
+	for _, r := range p.Rels {
+		if r.Var == "" || qg.lookup(r.Var) == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // readMakers are the compound expressions of type t built from the read constructs.
