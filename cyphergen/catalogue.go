@@ -106,6 +106,12 @@ var Catalogue = []Divergence{
 		Evidence: "FalkorDB#1949 (fixed in the Rust engine); met by polyfuzz on 2026-11-24 while reducing a finding",
 	},
 	{
+		ID: "falkordb-null-map-projection", Engines: []string{"falkordb"}, Features: []string{"map-projection-null-test"}, Steer: true,
+		Summary: "FalkorDB 4.16.3's map projection of null is a map of nulls, not null: OPTIONAL MATCH (n {id: 99}) " +
+			"RETURN n{.id} gives {id: null} (Neo4j: null), so n{.k} IS NULL is false",
+		Evidence: "FalkorDB#1889 (open); met while checking the map projections polyfuzz generates",
+	},
+	{
 		ID: "tofloat-integer", Engines: []string{"falkordb"}, Features: []string{"fn:tofloat"}, Steer: true,
 		Summary:  "FalkorDB's toFloat of an integer returns an integer",
 		Evidence: "FalkorDB#2223",

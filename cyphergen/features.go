@@ -43,7 +43,8 @@ import (
 //	var-length-var    a variable-length relationship with a variable (bound to a list)
 //	named-path        a path variable p = (...)
 //	map-literal       a map literal {k: v}
-//	map-projection    a map projection n{.k, k: e}; map-projection-all for n{.*}
+//	map-projection    a map projection n{.k, k: e}; map-projection-all for n{.*};
+//	                  map-projection-null-test for n{...} IS [NOT] NULL
 //	list-comprehension  [x IN list WHERE p | e]
 //	exists-subquery   EXISTS { MATCH ... WHERE ... }
 //	count-subquery    COUNT { MATCH ... WHERE ... } (Neo4j 5.3 and later)
@@ -244,6 +245,9 @@ func exprFeatures(e Expr, set map[string]bool) {
 	case *IsNull:
 		if negLiteral(e.X) {
 			set["neg-literal-operand"] = true
+		}
+		if _, ok := e.X.(*MapProj); ok {
+			set["map-projection-null-test"] = true
 		}
 		exprFeatures(e.X, set)
 	case *Binary:

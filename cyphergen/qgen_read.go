@@ -149,7 +149,7 @@ func (qg *QueryGen) mapProjAccess(t gtype) (gexpr, bool) {
 // mapProjNull is n{.k} IS [NOT] NULL for a node or relationship in scope: a projection of null
 // is null, of an element a map.
 func (qg *QueryGen) mapProjNull() (gexpr, bool) {
-	if !qg.ok("is-null") {
+	if !qg.ok("is-null") || !qg.ok("map-projection-null-test") {
 		return gexpr{}, false
 	}
 	x, ok := qg.prop(qg.anyType())

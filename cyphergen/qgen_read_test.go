@@ -7,7 +7,7 @@ import (
 
 // readFeatures are the read constructs' features the generator produces with default options.
 var readFeatures = []string{"var-length", "var-length-var", "named-path", "map-literal", "map-projection",
-	"map-projection-all", "list-comprehension", "exists-subquery", "count-subquery", "fn:length", "call-subquery"}
+	"map-projection-all", "list-comprehension", "exists-subquery", "count-subquery", "fn:length", "call-subquery", "map-projection-null-test"}
 
 func init() { allFeatures = append(allFeatures, readFeatures...) }
 
