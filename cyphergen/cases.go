@@ -28,6 +28,7 @@ type Generator struct {
 	gen             string
 	avoid           map[string]bool
 	diff, partition bool
+	genie, grev     bool
 	graphs          *fuzz.SetupCache[*graphEntry]
 }
 
@@ -55,8 +56,10 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	}
 	qg := newQueryGen(g.o, ge.gi, g.avoid, rand.New(rand.NewPCG(seed, queryStream)))
 	c := &fuzz.Case{Domain: "graph", Gen: g.gen, Seed: seed, Setup: append([]string(nil), ge.setup...)}
-	if g.diff {
-		c.Queries = append(c.Queries, fuzz.Query{Role: RoleQuery, Text: qg.Query().String()})
+	if g.diff || g.genie || g.grev {
+		q := qg.Query().String()
+		c.Queries = append(c.Queries, fuzz.Query{Role: RoleQuery, Text: q})
+		c.Queries = append(c.Queries, g.rewrites(q, ge.gi.g.Schema, seed)...)
 	}
 	if g.partition {
 		orig, p, notp, null := qg.Partition()

@@ -112,6 +112,25 @@ var Catalogue = []Divergence{
 		Evidence: "FalkorDB#1889 (open); met while checking the map projections polyfuzz generates",
 	},
 	{
+		ID: "falkordb-optional-partial-path", Engines: []string{"falkordb"}, Features: []string{"rewrite:optional"}, Steer: true,
+		Summary: "FalkorDB 4.16.3's OPTIONAL MATCH over two or more relationships (in a path or across comma-separated " +
+			"patterns) returns the bindings of a partial match: MATCH (n0 {k21: true}) OPTIONAL MATCH (n0)-[r3]->(n4)-[r5]->(n6) " +
+			"gives n4 = 69 when only the first hop matches (Neo4j: null). With the label of n4 in the OPTIONAL MATCH's WHERE " +
+			"instead of the pattern it is right, so every rewrite of an OPTIONAL MATCH may change its rows: the rewriting " +
+			"oracles leave OPTIONAL MATCH clauses as they are on FalkorDB (the differential still sees the bug)",
+		Evidence: "testdata/graph-findings/falkordb-optional-missing-label (the same bug, found by diff); met by genie " +
+			"and grev in their first FalkorDB 4.16.3 campaign (docs/graph.md)",
+	},
+	{
+		ID: "falkordb-merge-count", Engines: []string{"falkordb"}, Features: []string{"rewrite:counting"}, Steer: true,
+		Summary: "FalkorDB's merging of matches that differ only in elements the query does not name elsewhere " +
+			"(falkordb-rel-uniqueness) depends on how a pattern is written: MATCH (n0)-[r1]-(n2)<-[r3]-(n4) MATCH " +
+			"(n0)-[:T0]->(n2) RETURN count(*) is 4 over two relationships into one node, with the first path reversed " +
+			"2, while both return 4 rows of their variables; the multiplicities differ likewise, which SKIP and LIMIT " +
+			"turn into other rows. The rewriting oracles do not rewrite queries with aggregates, SKIP or LIMIT on FalkorDB",
+		Evidence: "met by grev and genie in their first FalkorDB 4.16.3 campaign; the queries and answers are in docs/graph.md",
+	},
+	{
 		ID: "tofloat-integer", Engines: []string{"falkordb"}, Features: []string{"fn:tofloat"}, Steer: true,
 		Summary:  "FalkorDB's toFloat of an integer returns an integer",
 		Evidence: "FalkorDB#2223",

@@ -86,6 +86,8 @@ func ParseScript(text string) (setup []string, queries []fuzz.Query) {
 //   - diff: every engine that answers must return the same rows (as sorted canonical lines);
 //   - tlp-where (partitioning): on each blamed engine the original query's rows must be, as a
 //     multiset, the rows of its three partitions;
+//   - genie and grev: on each blamed engine the rewrite's rows must equal, contain or be contained
+//     in the query's, as its role says;
 //   - a crash or an error whose recorded message is printed again, a hang (a timeout).
 //
 // It exits 0 when the finding reproduces, 1 when it does not, 2 when it cannot tell (no polyfuzz,
@@ -157,6 +159,8 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 		b.WriteString("\tif ! cmp -s \"$tmp/orig\" \"$tmp/parts\"; then\n\t\techo \"repro.sh: on $e the partitions' rows differ from the original rows (< missing from the partitions, > added by them):\"\n" +
 			"\t\tdiff \"$tmp/orig\" \"$tmp/parts\" | grep '^[<>]' | head -n 10\n\t\techo \"repro.sh: the bug reproduces on $e\"; exit 0\n\tfi\ndone\n")
 		b.WriteString("[ \"$res\" = 1 ] && echo \"repro.sh: the bug does not reproduce: the partitions give the original rows\"\nexit \"$res\"\n")
+	case "rewrite":
+		rewriteRepro(&b, in, list)
 	case "crash", "hang", "error":
 		msg, _, _ := strings.Cut(in.Actual, "\n")
 		if m, ok := strings.CutSuffix(msg, " (in the query)"); ok {
@@ -180,7 +184,7 @@ func (f Format) Repro(c *fuzz.Case, in fuzz.ReproInfo) []byte {
 	return []byte(b.String())
 }
 
-// graphJudgeFor names the judge of a finding: "diff", "tlp", "crash", "hang", "error", or "" when
+// graphJudgeFor names the judge of a finding: "diff", "tlp", "rewrite", "crash", "hang", "error", or "" when
 // there is none.
 func graphJudgeFor(in fuzz.ReproInfo) string {
 	if j := in.KindJudge(); j != "" {
@@ -191,6 +195,8 @@ func graphJudgeFor(in fuzz.ReproInfo) string {
 		return "diff"
 	case "tlp-where":
 		return "tlp"
+	case "genie", "grev":
+		return "rewrite"
 	}
 	return ""
 }

@@ -237,6 +237,7 @@ func queryEdits(text string) ([]queryEdit, error) {
 			}
 		}
 	}
+	varEdits(q, try)
 	return out, nil
 }
 

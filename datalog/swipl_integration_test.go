@@ -301,9 +301,18 @@ func checkTimeout(t *testing.T, e *datalog.Engine) {
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the timeout took %s", d)
 	}
-	res, err = e.Exec(context.Background(), enginePrograms[0].src)
-	if err != nil || res.Status != fuzz.StatusOK || !slices.EqualFunc(res.Rows, enginePrograms[0].want, slices.Equal) {
-		t.Fatalf("program after a timeout: %+v, %v", res, err)
+	// The next program must be answered. An engine that compiles each program (Ascent) may take
+	// longer than the short timeout on a loaded machine: a timeout is retried twice; an engine left
+	// hung by the first timeout times out every time.
+	for try := 0; ; try++ {
+		res, err = e.Exec(context.Background(), enginePrograms[0].src)
+		if err == nil && res.Status == fuzz.StatusTimeout && try < 2 {
+			continue
+		}
+		if err != nil || res.Status != fuzz.StatusOK || !slices.EqualFunc(res.Rows, enginePrograms[0].want, slices.Equal) {
+			t.Fatalf("program after a timeout: %+v, %v", res, err)
+		}
+		return
 	}
 }
 

@@ -18,7 +18,7 @@ const (
 // Metamorphic checks, on every engine alone, that the rows answering a transformed query stand in
 // the set relation the case names (Params[Param]: RelEqual, RelSubset or RelSuperset) to the rows
 // answering the original query, as the queryFuzz transformations of Datalog programs promise.
-// Rows are compared as sets, values under [Normalize] keys.
+// Rows are compared as multisets, values under [Normalize] keys (Datalog answers are sets).
 //
 // Skips: "no-layout" without both queries or a known relation, "no-answer" when no engine
 // answered both; an engine that did not answer both is left out and counted in Partial as
@@ -52,22 +52,9 @@ func (o Metamorphic) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 			continue
 		}
 		v.Checked = true
-		misses, adds := o.Show.normalDiff(a.Rows, b.Rows) // in orig only, in trans only
-		var broken []string
-		if misses != "" && rel != RelSuperset {
-			broken = append(broken, "misses "+misses)
-		}
-		if adds != "" && rel != RelSubset {
-			broken = append(broken, "adds "+adds)
-		}
-		if len(broken) == 0 {
+		what, broken := o.Show.relationBroken(rel, "tuples", a.Rows, b.Rows)
+		if what == "" {
 			continue
-		}
-		what := "misses tuples of the original"
-		if len(broken) == 2 {
-			what = "misses and adds tuples"
-		} else if strings.HasPrefix(broken[0], "adds") {
-			what = "adds tuples to the original"
 		}
 		v.Finding = &fuzz.Finding{
 			Title:    fuzz.Title("metamorphic", run.Target, "the "+rel+" transformation "+what),
@@ -85,6 +72,29 @@ func (o Metamorphic) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 		return fuzz.Verdict{Skip: "no-answer", Partial: v.Partial}
 	}
 	return v
+}
+
+// relationBroken compares the rows of an original (a) and a transformed query (b) as multisets
+// of [Normalize]d values under rel: "" when they stand in it, else what the transformed rows do
+// ("misses UNIT of the original", "adds UNIT to the original", "misses and adds UNIT") and the
+// rows that break it, printed with d ("misses (1, 2)", "adds (3)").
+func (d Display) relationBroken(rel, unit string, a, b [][]string) (what string, broken []string) {
+	misses, adds := d.normalDiff(a, b) // in a only, in b only
+	if misses != "" && rel != RelSuperset {
+		broken = append(broken, "misses "+misses)
+	}
+	if adds != "" && rel != RelSubset {
+		broken = append(broken, "adds "+adds)
+	}
+	switch {
+	case len(broken) == 0:
+		return "", nil
+	case len(broken) == 2:
+		return "misses and adds " + unit, broken
+	case strings.HasPrefix(broken[0], "adds"):
+		return "adds " + unit + " to the original", broken
+	}
+	return "misses " + unit + " of the original", broken
 }
 
 func relText(rel string) string {

@@ -109,6 +109,8 @@ var table = domain.OracleTable[bool]{
 		}
 		return oracles.Known{Oracle: oracles.TLP{Show: show}, Explain: cyphergen.Explain}
 	}},
+	{OracleInfo: domain.OracleInfo{Name: "genie"}, New: func(known bool) fuzz.Oracle { return rewriteOracle("genie", known) }},
+	{OracleInfo: domain.OracleInfo{Name: "grev"}, New: func(known bool) fuzz.Oracle { return rewriteOracle("grev", known) }},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(known bool) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Reference: "ref", Expect: func(_, code, msg string) bool {
 			return code == cyphergen.CodeUnsupported || known && cyphergen.ExpectedError(msg) != ""
@@ -144,8 +146,8 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	s.Gen = opts.String()
 	names := s.Names()
 	hasRef := slices.Contains(names, "ref")
-	if !slices.Contains(s.Oracles, "diff") && !slices.Contains(s.Oracles, "tlp-where") {
-		return nil, fmt.Errorf("no logic oracle to run: diff needs two engines (or the reference), and partition was not asked for")
+	if !slices.ContainsFunc(s.Oracles, func(o string) bool { return slices.Contains(logicOracles, o) }) {
+		return nil, fmt.Errorf("no logic oracle to run: diff needs two engines (or the reference), and partition, genie and grev were not asked for")
 	}
 	f := cyphergen.Format{Env: map[string]string{}}
 	st := &domain.Setup{Reducer: cyphergen.NewReducer()}
@@ -171,7 +173,8 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	if s.Unsteered {
 		avoid = cyphergen.Avoid(nil)
 	}
-	st.Gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(s.Oracles, "diff"), slices.Contains(s.Oracles, "tlp-where"))
+	st.Gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(s.Oracles, "diff"), slices.Contains(s.Oracles, "tlp-where")).
+		WithRewrites(slices.Contains(s.Oracles, "genie"), slices.Contains(s.Oracles, "grev"))
 	return st, nil
 }
 
