@@ -19,6 +19,9 @@ type Divergence struct {
 	ID string
 	// Engines are the engines that answer differently.
 	Engines []string
+	// Versions, when set, bounds the releases of Engines the difference holds for, per engine
+	// ("neo4j<5.0"; see [InVersions]); an engine it does not name differs in every release.
+	Versions []string
 	// Features are query features ([Features]) any of which may show the difference; a
 	// discrepancy on a query that uses one of them is explained by this entry.
 	Features []string
@@ -89,6 +92,21 @@ var Catalogue = []Divergence{
 		Evidence: "FalkorDB#2208; polyfuzz campaign of 2026-11-24 (CASE n4.k14 WHEN n0.k4 with both properties missing)",
 	},
 	{
+		ID: "neo4j4-simple-case-null", Engines: []string{"neo4j"}, Versions: []string{"neo4j<5.0"},
+		Model: &Semantics{SimpleCaseNullMatches: true},
+		Summary: "Neo4j 4.4's simple CASE matches a null test to a null WHEN value (CASE null WHEN null THEN 1 " +
+			"ELSE 2 END is 1; 2 in Neo4j 5, which compares with =). Explained when Neo4j's rows equal the " +
+			"reference's under that matching",
+		Evidence: "Neo4j's 4.3.15 and 4.4.9 (July 2022) revert \"Fix CASE when comparing null values\", which 5.0 keeps; " +
+			"CASE null WHEN null THEN 1 ELSE 2 END gives 1 on Neo4j 4.4.48, 2 on 5.26.30 and 2026.08.1 (polyfuzz graph run)",
+	},
+	{
+		ID: "neo4j-count-subquery", Engines: []string{"neo4j"}, Versions: []string{"neo4j<5.3"},
+		Features: []string{"count-subquery"}, Steer: true,
+		Summary:  "Neo4j before 5.3 has no COUNT { ... } subquery (EXISTS { MATCH ... } and CALL { ... } it has)",
+		Evidence: "Neo4j Cypher manual, COUNT subqueries: introduced in 5.3; not run on 4.4.48 here",
+	},
+	{
 		ID: "falkordb-tointeger-floor", Engines: []string{"falkordb"}, Features: []string{"fn:tointeger"}, Steer: true,
 		Summary: "FalkorDB 4.16.3's toInteger rounds a negative float down (toInteger(-2.25) = -3); Neo4j and " +
 			"openCypher truncate toward zero (-2). Found by polyfuzz; steered away so that campaigns see other differences",
@@ -151,16 +169,19 @@ var Catalogue = []Divergence{
 }
 
 // Avoid returns the features generation must avoid when the given engines are tested together:
-// those their profiles cannot take ([Profiles]) and those of steered catalogue entries.
+// those their profiles cannot take ([Profiles]) and those of steered catalogue entries. An engine
+// may carry its version ("neo4j@4.4.48", [SplitEngine]): entries whose Versions leave it out are
+// not steered away from; without a version, every entry of the engine is.
 func Avoid(engines []string) map[string]bool {
 	out := map[string]bool{}
 	for _, e := range engines {
-		for _, f := range Profiles[e].Avoid {
+		name, _ := SplitEngine(e)
+		for _, f := range Profiles[name].Avoid {
 			out[f] = true
 		}
 	}
 	for _, d := range Catalogue {
-		if !d.Steer || !slices.ContainsFunc(d.Engines, func(e string) bool { return slices.Contains(engines, e) }) {
+		if !d.Steer || !slices.ContainsFunc(engines, func(e string) bool { return d.appliesTo(SplitEngine(e)) }) {
 			continue
 		}
 		for _, f := range d.Features {
@@ -174,14 +195,21 @@ func Avoid(engines []string) map[string]bool {
 // oracle (comma-separated), or "" when some engine it blames is not accounted for. An engine's
 // answer is accounted for by an entry of that engine whose features a query of the finding uses,
 // or whose Model gives exactly the engine's rows on the case's graph.
-func Explain(f *fuzz.Finding) string {
+func Explain(f *fuzz.Finding) string { return explain(f, nil) }
+
+// explain is Explain with the engines' versions (nil: unknown).
+func explain(f *fuzz.Finding, versions func(engine string) string) string {
 	engines := enginesOfTitle(f.Title)
 	if len(engines) == 0 || f.Case == nil {
 		return ""
 	}
 	var ids []string
 	for _, e := range engines {
-		id := explainEngine(f, e)
+		version := ""
+		if versions != nil {
+			version = versions(e)
+		}
+		id := explainEngine(f, e, version)
 		if id == "" {
 			return ""
 		}
@@ -192,8 +220,9 @@ func Explain(f *fuzz.Finding) string {
 	return strings.Join(ids, ",")
 }
 
-// explainEngine returns the id of the first entry that accounts for engine's answers.
-func explainEngine(f *fuzz.Finding, engine string) string {
+// explainEngine returns the id of the first entry that accounts for the answers of engine at
+// version ("" when unknown).
+func explainEngine(f *fuzz.Finding, engine, version string) string {
 	var run *fuzz.Run
 	for i := range f.Runs {
 		if f.Runs[i].Target == engine {
@@ -214,7 +243,7 @@ func explainEngine(f *fuzz.Finding, engine string) string {
 		}
 	}
 	for _, d := range Catalogue {
-		if !slices.Contains(d.Engines, engine) {
+		if !d.appliesTo(engine, version) {
 			continue
 		}
 		if slices.ContainsFunc(d.Features, func(ft string) bool { return features[ft] }) {

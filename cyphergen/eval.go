@@ -50,11 +50,15 @@ type Semantics struct {
 	// RepeatableRels lets one relationship bind to several relationship patterns of a MATCH
 	// (no relationship uniqueness).
 	RepeatableRels bool
+	// SimpleCaseNullMatches makes a simple CASE match a null test to a null WHEN value, as
+	// Neo4j 4.4 does (Neo4j 5 compares with =, so null matches nothing).
+	SimpleCaseNullMatches bool
 }
 
 // RunSemantics is Run under the given semantics.
 func (g *Graph) RunSemantics(q *Query, sem Semantics) (cols []string, rows [][]cypherval.Val, err error) {
 	st := &runState{g: g, sem: sem}
+	q = modelQuery(q, sem)
 	cols, rows, err = st.run(q)
 	var ee *EvalError
 	if err != nil && errors.As(err, &ee) && hasLimit(q) {

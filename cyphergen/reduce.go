@@ -333,12 +333,14 @@ func patternEdits(at string, p *Pattern, try editFunc) {
 	readPatternEdits(at, p, try)
 }
 
-// projectionEdits proposes dropping DISTINCT, ORDER BY, SKIP, LIMIT and single items.
+// projectionEdits proposes dropping DISTINCT, ORDER BY, SKIP, LIMIT and single items. ORDER BY
+// stays while a SKIP or LIMIT follows it: without it the rows they keep depend on each engine's
+// order, and any difference would do to keep a title.
 func projectionEdits(at string, p *Projection, try editFunc) {
 	if p.Distinct {
 		try(at+"drop distinct", func() { p.Distinct = false }, func() { p.Distinct = true })
 	}
-	if o := p.Order; len(o) > 0 {
+	if o := p.Order; len(o) > 0 && p.Skip == nil && p.Limit == nil {
 		try(at+"drop order by", func() { p.Order = nil }, func() { p.Order = o })
 	}
 	if s := p.Skip; s != nil {

@@ -71,3 +71,29 @@ func partitionHolds(g *Graph, c *fuzz.Case) (bool, string) {
 	}
 	return true, ""
 }
+
+// TestReduceKeepsOrderBeforeSkip checks that ORDER BY is dropped only where no SKIP or LIMIT
+// follows it: without it, which rows they keep depends on each engine's order.
+func TestReduceKeepsOrderBeforeSkip(t *testing.T) {
+	tests := []struct {
+		query     string
+		dropOrder bool
+	}{
+		{"MATCH (n) WITH n ORDER BY n.id SKIP 2 RETURN n", false},
+		{"MATCH (n) RETURN n ORDER BY n.id LIMIT 3", false},
+		{"MATCH (n) RETURN n ORDER BY n.id", true},
+	}
+	for _, tc := range tests {
+		edits, err := queryEdits(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropped := false
+		for _, e := range edits {
+			dropped = dropped || strings.Contains(e.key, "drop order by")
+		}
+		if dropped != tc.dropOrder {
+			t.Errorf("%s: an edit drops ORDER BY: %v, want %v", tc.query, dropped, tc.dropOrder)
+		}
+	}
+}

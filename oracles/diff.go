@@ -30,6 +30,11 @@ type Rows struct {
 	Reference string
 	// Show prints the rows the finding quotes; the zero Display strips the type tags.
 	Show Display
+	// Direction names in the title how the odd side's rows differ from the expected side's (the
+	// reference's, or the majority's): "misses rows of X" when they are part of X's rows, "returns
+	// extra rows beyond X" when they hold X's rows and more, "returns different rows than X"
+	// otherwise; so that a reduction, which keeps the title, keeps the direction too.
+	Direction bool
 }
 
 // Name returns "diff".
@@ -116,7 +121,7 @@ func (o Rows) finding(c *fuzz.Case, runs []fuzz.Run, qi int, votes map[string][]
 			others = append(others, votes[k]...)
 		}
 		slices.Sort(others)
-		title = fuzz.Title("diff", names(keys[0]), "returns different rows than "+strings.Join(others, ","))
+		title = fuzz.Title("diff", names(keys[0]), o.differs(bags, keys[1:], keys[:1])+strings.Join(others, ","))
 	} else {
 		who := make([]string, len(byName))
 		for i, k := range byName {
@@ -142,7 +147,7 @@ func (o Rows) finding(c *fuzz.Case, runs []fuzz.Run, qi int, votes map[string][]
 				}
 			}
 			slices.Sort(odd)
-			title = fuzz.Title("diff", strings.Join(odd, ","), "returns different rows than "+names(k))
+			title = fuzz.Title("diff", strings.Join(odd, ","), o.differs(bags, []string{k}, oddKeys(bags, k))+names(k))
 		}
 	}
 	role := c.Queries[qi].Role
@@ -173,6 +178,48 @@ func (o Rows) finding(c *fuzz.Case, runs []fuzz.Run, qi int, votes map[string][]
 		Case:     c,
 		Runs:     runs,
 	}
+}
+
+// differs returns the title's verb phrase for sides odd against the expected sides want: with
+// Direction, and one expected side, "misses rows of " when every odd side returned part of its
+// rows, "returns extra rows beyond " when every odd side returned its rows and more; otherwise
+// "returns different rows than ".
+func (o Rows) differs(bags map[string]Bag, want, odd []string) string {
+	const other = "returns different rows than "
+	if !o.Direction || len(want) != 1 {
+		return other
+	}
+	dir := ""
+	for _, k := range odd {
+		missing, extra := bags[want[0]].Diff(bags[k])
+		d := other
+		switch {
+		case len(extra) == 0:
+			d = "misses rows of "
+		case len(missing) == 0:
+			d = "returns extra rows beyond "
+		}
+		if dir != "" && d != dir {
+			return other
+		}
+		dir = d
+	}
+	if dir == "" {
+		return other
+	}
+	return dir
+}
+
+// oddKeys returns the keys of bags other than k, sorted.
+func oddKeys(bags map[string]Bag, k string) []string {
+	var out []string
+	for k2 := range bags {
+		if k2 != k {
+			out = append(out, k2)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // normalDiff compares a and b as bags of rows of [Normalize]d values and prints, with d, the rows

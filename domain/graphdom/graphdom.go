@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/cyphergen"
@@ -53,8 +54,9 @@ var Domain = &domain.Domain{
 	Engines: []domain.Engine{
 		{Name: "ref", Open: func(context.Context, domain.Spec) (fuzz.Target, error) { return cyphergen.NewReference(), nil }},
 		{Name: "neo4j", Env: "POLYFUZZ_NEO4J_URL", Example: "bolt://127.0.0.1:7687", OneWorker: true,
-			Versions: "any Neo4j server of that version (5.7 or later): --engine neo4j@5.26.30=bolt://HOST:PORT, or its URL in " +
-				"POLYFUZZ_NEO4J_URL_5_26_30 (scripts/neo4j.sh: neo4j_start_version 5.26.30 PORT, org.neo4j:neo4j from Maven Central)",
+			Versions: "any Neo4j server of that version (4.4 or later): --engine neo4j@4.4.48=bolt://HOST:PORT, or its URL in " +
+				"POLYFUZZ_NEO4J_URL_4_4_48 (scripts/neo4j.sh: neo4j_start_version 4.4.48 PORT starts any release of " +
+				"org.neo4j:neo4j from Maven Central, 2025.x and later on Java 21+); the catalogue's version ranges follow the server's version",
 			Open: func(ctx context.Context, s domain.Spec) (fuzz.Target, error) {
 				return openVersion(ctx, s, "POLYFUZZ_NEO4J_URL", func(url string) (fuzz.Target, error) {
 					return bolt.Open(ctx, bolt.Options{URL: url, Timeout: s.Timeout, Force: s.Force, Worker: s.Worker, Name: "neo4j"})
@@ -93,30 +95,31 @@ func init() {
 // show prints values in findings in Cypher's notation.
 var show = oracles.Display{Value: cyphergen.ShowValue}
 
-// table is the graph oracle table: adding an oracle is its file and one row here. known says
-// whether the catalogue of known differences explains discrepancies.
-var table = domain.OracleTable[bool]{
-	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(known bool) fuzz.Oracle {
-		o := oracles.Rows{Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere}, AnsweredOnly: true, Reference: "ref", Show: show}
-		if !known {
+// table is the graph oracle table: adding an oracle is its file and one row here. Its explain
+// (nil: none) is the catalogue of known differences explaining discrepancies.
+var table = domain.OracleTable[explainer]{
+	{OracleInfo: domain.OracleInfo{Name: "diff", Multi: true}, New: func(explain explainer) fuzz.Oracle {
+		o := oracles.Rows{Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere}, AnsweredOnly: true, Reference: "ref", Show: show,
+			Direction: true}
+		if explain == nil {
 			return o
 		}
-		return oracles.Known{Oracle: o, Explain: cyphergen.Explain}
+		return oracles.Known{Oracle: o, Explain: explain}
 	}},
-	{OracleInfo: domain.OracleInfo{Name: "tlp-where", Aliases: []string{"partition"}}, New: func(known bool) fuzz.Oracle {
-		if !known {
+	{OracleInfo: domain.OracleInfo{Name: "tlp-where", Aliases: []string{"partition"}}, New: func(explain explainer) fuzz.Oracle {
+		if explain == nil {
 			return oracles.TLP{Show: show}
 		}
-		return oracles.Known{Oracle: oracles.TLP{Show: show}, Explain: cyphergen.Explain}
+		return oracles.Known{Oracle: oracles.TLP{Show: show}, Explain: explain}
 	}},
-	{OracleInfo: domain.OracleInfo{Name: "genie"}, New: func(known bool) fuzz.Oracle { return rewriteOracle("genie", known) }},
-	{OracleInfo: domain.OracleInfo{Name: "grev"}, New: func(known bool) fuzz.Oracle { return rewriteOracle("grev", known) }},
-	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(known bool) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "genie"}, New: func(explain explainer) fuzz.Oracle { return rewriteOracle("genie", explain) }},
+	{OracleInfo: domain.OracleInfo{Name: "grev"}, New: func(explain explainer) fuzz.Oracle { return rewriteOracle("grev", explain) }},
+	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(explain explainer) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Reference: "ref", Expect: func(_, code, msg string) bool {
-			return code == cyphergen.CodeUnsupported || known && cyphergen.ExpectedError(msg) != ""
+			return code == cyphergen.CodeUnsupported || explain != nil && cyphergen.ExpectedError(msg) != ""
 		}}
 	}},
-	{OracleInfo: domain.OracleInfo{Name: "guidance", Always: true}, New: func(bool) fuzz.Oracle {
+	{OracleInfo: domain.OracleInfo{Name: "guidance", Always: true}, New: func(explainer) fuzz.Oracle {
 		return oracles.Emptiness{Target: "ref", Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere.Sub("orig")}}
 	}},
 }
@@ -168,14 +171,69 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	if !hasRef { // guidance notes the reference's answers
 		oracleNames = slices.DeleteFunc(slices.Clone(oracleNames), func(n string) bool { return n == "guidance" })
 	}
-	st.Oracles = table.Make(oracleNames, explain)
-	avoid := cyphergen.Avoid(names)
+	versions := &engineVersions{}
+	var ex explainer
+	if explain {
+		ex = cyphergen.ExplainVersions(versions.of)
+	}
+	st.Oracles = table.Make(oracleNames, ex)
+	st.Open = versions.opener(domain.OpenAll(s, Domain.Open))
+	avoid := cyphergen.Avoid(versioned(s))
 	if s.Unsteered {
 		avoid = cyphergen.Avoid(nil)
 	}
 	st.Gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(s.Oracles, "diff"), slices.Contains(s.Oracles, "tlp-where")).
 		WithRewrites(slices.Contains(s.Oracles, "genie"), slices.Contains(s.Oracles, "grev"))
 	return st, nil
+}
+
+// explainer explains a finding by the catalogue of known differences ("" when it does not).
+type explainer = func(f *fuzz.Finding) string
+
+// versioned returns the engines of s as cyphergen.Avoid takes them: NAME@VERSION when the
+// settings name a version, else NAME (every catalogued version of it is steered away from).
+func versioned(s *domain.Settings) []string {
+	var out []string
+	for _, e := range s.Engines {
+		if e.Version != "" {
+			out = append(out, e.Engine+"@"+e.Version)
+		} else {
+			out = append(out, e.Engine)
+		}
+	}
+	return out
+}
+
+// engineVersions records the versions of a campaign's engines as its workers open them, for the
+// catalogue's version ranges.
+type engineVersions struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// of returns the version of the named engine, "" before it was opened.
+func (v *engineVersions) of(engine string) string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.m[engine]
+}
+
+// opener wraps open so that it records the versions of the targets it opens.
+func (v *engineVersions) opener(open func(ctx context.Context, worker int) ([]fuzz.Target, error)) func(ctx context.Context, worker int) ([]fuzz.Target, error) {
+	return func(ctx context.Context, worker int) ([]fuzz.Target, error) {
+		ts, err := open(ctx, worker)
+		if err == nil {
+			v.mu.Lock()
+			if v.m == nil {
+				v.m = map[string]string{}
+			}
+			for _, t := range ts {
+				v.m[t.Name()] = t.Version()
+			}
+			v.mu.Unlock()
+		}
+		return ts, err
+	}
 }
 
 // run runs a case script on one engine and prints each query's rows.

@@ -11,8 +11,9 @@ var logicOracles = []string{"diff", "tlp-where", "genie", "grev"}
 
 // rewriteOracle returns the oracle of GraphGenie's rewrites ("genie") or GRev's path covers
 // ("grev"): on each engine, the rewrite's rows equal, contain or are contained in the query's
-// as its role says, the reference checked first; with known, the catalogue explains findings.
-func rewriteOracle(name string, known bool) fuzz.Oracle {
+// as its role says, the reference checked first; explain (nil: none) is the catalogue explaining
+// findings.
+func rewriteOracle(name string, explain explainer) fuzz.Oracle {
 	rels := map[string]string{cyphergen.GRev.Role("eq"): oracles.RelEqual}
 	if name == "genie" {
 		rels = map[string]string{
@@ -22,8 +23,8 @@ func rewriteOracle(name string, known bool) fuzz.Oracle {
 		}
 	}
 	var o fuzz.Oracle = oracles.Rewrite{Label: name, Orig: cyphergen.RoleQuery, Rels: rels, Reference: "ref", Show: show}
-	if known {
-		o = oracles.Known{Oracle: o, Explain: cyphergen.Explain}
+	if explain != nil {
+		o = oracles.Known{Oracle: o, Explain: explain}
 	}
 	return o
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -24,6 +25,41 @@ const (
 
 // NeedNeo4j returns the test Neo4j server's URL; it skips t when it is not set, or fails t in CI.
 func NeedNeo4j(t testing.TB) string { return need(t, Neo4jEnv, "scripts/neo4j.sh", "neo4j_start") }
+
+// Neo4jVersions are the Neo4j releases scripts/test.sh starts beside the default one (5.26): the
+// oldest line polyfuzz supports (4.4) and the newest release on Maven Central when it was last
+// looked up (scripts/neo4j.sh says how). Each server's URL is in POLYFUZZ_NEO4J_URL_<VERSION>.
+var Neo4jVersions = []string{"4.4.48", "2026.08.1"}
+
+// Neo4jServer is one test Neo4j server: Version is "" for the default server (POLYFUZZ_NEO4J_URL).
+type Neo4jServer struct{ Version, Env string }
+
+// Neo4jServers returns the default test server and one per release of [Neo4jVersions], for tests
+// that run on each; Need returns a server's URL.
+func Neo4jServers() []Neo4jServer {
+	out := []Neo4jServer{{Env: Neo4jEnv}}
+	for _, v := range Neo4jVersions {
+		out = append(out, Neo4jServer{Version: v, Env: Neo4jEnv + "_" + strings.NewReplacer(".", "_", "-", "_").Replace(v)})
+	}
+	return out
+}
+
+// Name names the server in subtests: its version, or "default".
+func (s Neo4jServer) Name() string {
+	if s.Version == "" {
+		return "default"
+	}
+	return s.Version
+}
+
+// Need returns the server's URL; it skips t when it is not set, or fails t in CI.
+func (s Neo4jServer) Need(t testing.TB) string {
+	t.Helper()
+	if s.Version == "" {
+		return NeedNeo4j(t)
+	}
+	return need(t, s.Env, "scripts/neo4j.sh", "neo4j_start_version "+s.Version+" PORT")
+}
 
 // NeedFalkorDB returns the test FalkorDB server's URL; it skips t when it is not set, or fails t
 // in CI.

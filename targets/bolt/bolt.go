@@ -13,6 +13,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/db"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/notifications"
 
@@ -129,7 +130,8 @@ func Open(ctx context.Context, o Options) (*Target, error) {
 		c.FetchSize = neo4j.FetchAll
 		c.UserAgent = "polyfuzz"
 		c.TelemetryDisabled = true
-		c.NotificationsMinSeverity = notifications.DisabledLevel
+		// Notification filtering is asked for per session, when the server takes it
+		// (notificationFiltering): Neo4j 4.4 refuses the connection of a driver that asks.
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s URL %s: %s", o.Name, Redact(o.URL), u.redact(err.Error()))
@@ -155,7 +157,11 @@ func (t *Target) open(ctx context.Context) error {
 		return t.connectError(ctx, err)
 	}
 	_, t.version, _ = strings.Cut(info.Agent(), "/")
-	t.sess = t.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: t.u.database, FetchSize: neo4j.FetchAll})
+	sc := neo4j.SessionConfig{DatabaseName: t.u.database, FetchSize: neo4j.FetchAll}
+	if notificationFiltering(info.ProtocolVersion()) {
+		sc.NotificationsMinSeverity = notifications.DisabledLevel
+	}
+	t.sess = t.driver.NewSession(ctx, sc)
 	rows, err := t.query(ctx, "MATCH (n) WITH n LIMIT 1 RETURN count(n)")
 	if err != nil {
 		var ne *neo4j.Neo4jError
@@ -178,6 +184,13 @@ func (t *Target) open(ctx context.Context) error {
 		t.keep[n] = true
 	}
 	return t.Reset(ctx)
+}
+
+// notificationFiltering reports whether a server speaking Bolt protocol v takes notification
+// filtering (Bolt 5.2, Neo4j 5.7): the driver refuses to open a session that asks for it on an
+// older server, such as Neo4j 4.4 (Bolt 4.4).
+func notificationFiltering(v db.ProtocolVersion) bool {
+	return v.Major > 5 || v.Major == 5 && v.Minor >= 2
 }
 
 // dbName names the database for messages.
