@@ -19,7 +19,7 @@ type SingleQuery struct {
 	Clauses []Clause
 }
 
-// Clause is one of *Match, *Unwind, *With, *Return.
+// Clause is one of *Match, *Unwind, *With, *Return, *CallSub.
 type Clause interface{ isClause() }
 
 // Match is MATCH or OPTIONAL MATCH of comma-separated patterns, with an optional WHERE.
@@ -86,6 +86,7 @@ type SortItem struct {
 
 // Pattern is a linear path pattern (n0)-[r0]->(n1)<-[r1]-(n2)...; len(Rels) == len(Nodes)-1.
 type Pattern struct {
+	Var   string // the path variable of p = (...)...; "" for none
 	Nodes []NodePat
 	Rels  []RelPat
 }
@@ -113,6 +114,7 @@ type RelPat struct {
 	Types []string // alternatives; empty for any type
 	Dir   Dir
 	Props []PropEq
+	Hops  *Hops // a variable-length relationship's range; nil for a single relationship
 }
 
 // PropEq is one `key: value` of a pattern's property map.
@@ -263,6 +265,8 @@ func printClause(b *strings.Builder, c Clause) {
 	case *Return:
 		b.WriteString("RETURN ")
 		c.Projection.print(b)
+	default:
+		printReadClause(b, c)
 	}
 }
 
@@ -314,6 +318,9 @@ func (p Pattern) String() string {
 }
 
 func (p Pattern) print(b *strings.Builder) {
+	if p.Var != "" {
+		b.WriteString(Ident(p.Var) + " = ")
+	}
 	for i, n := range p.Nodes {
 		if i > 0 {
 			r := p.Rels[i-1]
@@ -330,6 +337,9 @@ func (p Pattern) print(b *strings.Builder) {
 					b.WriteString("|")
 				}
 				b.WriteString(Ident(t))
+			}
+			if r.Hops != nil {
+				b.WriteString(r.Hops.String())
 			}
 			printPropMap(b, r.Props)
 			if r.Dir == Out {
@@ -464,7 +474,9 @@ func printExpr(b *strings.Builder, e Expr) {
 		}
 		b.WriteString(")")
 	default:
-		b.WriteString("<?>")
+		if !printReadExpr(b, e) {
+			b.WriteString("<?>")
+		}
 	}
 }
 

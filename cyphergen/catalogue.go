@@ -101,6 +101,12 @@ var Catalogue = []Divergence{
 			"CASE null WHEN null THEN 1 ELSE 2 END gives 1 on Neo4j 4.4.48, 2 on 5.26.30 and 2026.08.1 (polyfuzz graph run)",
 	},
 	{
+		ID: "neo4j-count-subquery", Engines: []string{"neo4j"}, Versions: []string{"neo4j<5.3"},
+		Features: []string{"count-subquery"}, Steer: true,
+		Summary:  "Neo4j before 5.3 has no COUNT { ... } subquery (EXISTS { MATCH ... } and CALL { ... } it has)",
+		Evidence: "Neo4j Cypher manual, COUNT subqueries: introduced in 5.3; not run on 4.4.48 here",
+	},
+	{
 		ID: "falkordb-tointeger-floor", Engines: []string{"falkordb"}, Features: []string{"fn:tointeger"}, Steer: true,
 		Summary: "FalkorDB 4.16.3's toInteger rounds a negative float down (toInteger(-2.25) = -3); Neo4j and " +
 			"openCypher truncate toward zero (-2). Found by polyfuzz; steered away so that campaigns see other differences",
@@ -116,6 +122,12 @@ var Catalogue = []Divergence{
 		Summary: "FalkorDB 4.16.3 crashes (SIGSEGV) when later MATCH clauses match again nodes carried through WITH: " +
 			"MATCH (n0), (n4) WITH n0, n4 MATCH (n0) MATCH (n4) RETURN 1",
 		Evidence: "FalkorDB#1949 (fixed in the Rust engine); met by polyfuzz on 2026-11-24 while reducing a finding",
+	},
+	{
+		ID: "falkordb-null-map-projection", Engines: []string{"falkordb"}, Features: []string{"map-projection-null-test"}, Steer: true,
+		Summary: "FalkorDB 4.16.3's map projection of null is a map of nulls, not null: OPTIONAL MATCH (n {id: 99}) " +
+			"RETURN n{.id} gives {id: null} (Neo4j: null), so n{.k} IS NULL is false",
+		Evidence: "FalkorDB#1889 (open); met while checking the map projections polyfuzz generates",
 	},
 	{
 		ID: "falkordb-optional-partial-path", Engines: []string{"falkordb"}, Features: []string{"rewrite:optional"}, Steer: true,

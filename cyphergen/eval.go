@@ -189,21 +189,36 @@ func distinctRows[R any](rows []R, vals func(R) []cypherval.Val) ([]R, error) {
 var errMixedClass = &EvalError{Code: CodeUnsupported, Msg: "equivalent integer and float values in one DISTINCT or grouping class"}
 
 func (st *runState) single(sq *SingleQuery) ([]string, [][]cypherval.Val, error) {
-	rows := []row{{}}
+	return st.singleFrom([]row{{}}, sq)
+}
+
+// singleFrom evaluates a single query on the given input rows.
+func (st *runState) singleFrom(rows []row, sq *SingleQuery) ([]string, [][]cypherval.Val, error) {
 	var err error
 	for i, c := range sq.Clauses {
 		switch c := c.(type) {
 		case *Match:
 			rows, err = st.match(rows, c)
 		case *Unwind:
-			rows, err = unwind(rows, c)
+			if rows, err = st.subqueries(rows, c.List); err == nil {
+				rows, err = unwind(rows, c)
+			}
 		case *With:
+			if rows, err = st.subqueries(rows, projExprs(&c.Projection)...); err != nil {
+				break
+			}
 			if _, rows, err = project(rows, &c.Projection); err == nil && c.Where != nil {
-				rows, err = filter(rows, c.Where)
+				if rows, err = st.subqueries(rows, c.Where); err == nil {
+					rows, err = filter(rows, c.Where)
+				}
 			}
 		case *Return:
 			if i != len(sq.Clauses)-1 {
 				return nil, nil, semantic("RETURN before the end of the query")
+			}
+			rows, err := st.subqueries(rows, projExprs(&c.Projection)...)
+			if err != nil {
+				return nil, nil, err
 			}
 			cols, out, err := project(rows, &c.Projection)
 			if err != nil {
@@ -217,6 +232,8 @@ func (st *runState) single(sq *SingleQuery) ([]string, [][]cypherval.Val, error)
 				}
 			}
 			return cols, res, nil
+		case *CallSub:
+			rows, err = st.callSub(rows, c)
 		default:
 			return nil, nil, unsupported("clause")
 		}
@@ -566,6 +583,9 @@ func rewrite(e Expr, f func(Expr) Expr) Expr {
 		return &Index{X: rw(e.X), I: rw(e.I)}
 	case *HasLabels:
 		return &HasLabels{X: rw(e.X), Labels: e.Labels}
+	}
+	if r := rewriteRead(e, rw); r != nil {
+		return r
 	}
 	return e
 }

@@ -163,7 +163,7 @@ func eval(e Expr, row map[string]cypherval.Val) (cypherval.Val, error) {
 	case nil:
 		return cypherval.NullVal, semantic("missing expression")
 	}
-	return cypherval.NullVal, unsupported("expression " + Print(e))
+	return evalRead(e, row)
 }
 
 func hasString(ss []string, s string) bool {

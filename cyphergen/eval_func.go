@@ -49,6 +49,9 @@ func init() {
 		"keys":       {1, 1, fnKeys},
 		"properties": {1, 1, fnProperties},
 	}
+	for name, f := range readFunctions {
+		functions[name] = f
+	}
 }
 
 // javaSpace holds the ASCII characters Java's Character.isWhitespace accepts.

@@ -29,11 +29,17 @@ func (st *runState) match(rows []row, m *Match) ([]row, error) {
 		}
 		found := mt.out
 		if m.Where != nil {
+			if found, err = st.subqueries(found, m.Where); err != nil {
+				return nil, err
+			}
 			if found, err = filter(found, m.Where); err != nil {
 				return nil, err
 			}
 		}
 		if len(found) == 0 && m.Optional {
+			if err := boundPaths(m.Patterns, r); err != nil {
+				return nil, err
+			}
 			o := cloneRow(r)
 			for v := range vars {
 				if _, ok := r[v]; !ok {
@@ -55,6 +61,12 @@ func patternVars(pats []Pattern) (map[string]bool, error) {
 	for _, p := range pats {
 		if len(p.Rels) != len(p.Nodes)-1 {
 			return nil, semantic("malformed pattern")
+		}
+		if p.Var != "" {
+			if _, ok := vars[p.Var]; ok {
+				return nil, semantic("path variable `" + p.Var + "` named twice")
+			}
+			vars[p.Var] = false
 		}
 		for _, n := range p.Nodes {
 			if n.Var == "" {
@@ -119,14 +131,17 @@ type matcher struct {
 	used  []bool // relationships bound in this MATCH
 	props map[Expr]cypherval.Val
 	input row
-	at    [][]int // at[pi][i]: the node bound to pattern pi's node i
+	at    [][]int   // at[pi][i]: the node bound to pattern pi's node i
+	hops  [][][]int // hops[pi][i]: the relationships rel pattern i matched, for path variables
 	out   []row
 }
 
 // pattern matches patterns pi.. and records each complete match.
 func (mt *matcher) pattern(pi int) error {
 	if pi == len(mt.pats) {
-		mt.out = append(mt.out, cloneRow(mt.b))
+		r := cloneRow(mt.b)
+		mt.bindPaths(r)
+		mt.out = append(mt.out, r)
 		return nil
 	}
 	p := &mt.pats[pi]
@@ -260,6 +275,9 @@ func (mt *matcher) propsFit(ps []PropEq, v *cypherval.Val) (bool, error) {
 // then the node at its other end, and calls next for each.
 func (mt *matcher) rel(pi, i int, back bool, next func() error) error {
 	rp := &mt.pats[pi].Rels[i]
+	if rp.Hops != nil {
+		return mt.varRel(pi, i, back, next)
+	}
 	from, to := i, i+1
 	if back {
 		from, to = i+1, i
@@ -301,6 +319,9 @@ func (mt *matcher) rel(pi, i int, back bool, next func() error) error {
 		}
 		was := mt.used[ri]
 		mt.used[ri] = true
+		if mt.pats[pi].Var != "" {
+			mt.setHops(pi, i, []int{ri})
+		}
 		if rp.Var != "" && bound == nil {
 			mt.b[rp.Var] = *rv
 		}

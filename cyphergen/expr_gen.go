@@ -179,6 +179,7 @@ func (qg *QueryGen) compound(t gtype, d int) (gexpr, bool) {
 		return gexpr{}, false
 	}
 	ms = append(ms, qg.caseMaker(t, d), qg.coalesceMaker(t, d))
+	ms = append(ms, qg.readMakers(t, d)...)
 	var usable []maker
 	for _, m := range ms {
 		if m.feat == "" || qg.ok(m.feat) {

@@ -39,6 +39,19 @@ import (
 //	case-when-ref     a searched CASE whose WHEN condition is a bare variable, a property or a
 //	                  CASE (CASE WHEN n.k THEN ..., CASE WHEN CASE ... END THEN ...)
 //
+// and, for the read constructs of ast_read.go (readFeature):
+//
+//	var-length        a variable-length relationship -[*1..3]->
+//	var-length-var    a variable-length relationship with a variable (bound to a list)
+//	named-path        a path variable p = (...)
+//	map-literal       a map literal {k: v}
+//	map-projection    a map projection n{.k, k: e}; map-projection-all for n{.*};
+//	                  map-projection-null-test for n{...} IS [NOT] NULL
+//	list-comprehension  [x IN list WHERE p | e]
+//	exists-subquery   EXISTS { MATCH ... WHERE ... }
+//	count-subquery    COUNT { MATCH ... WHERE ... } (Neo4j 5.3 and later)
+//	call-subquery     CALL { [WITH imported] ... RETURN ... }
+//
 // One feature belongs to the graph rather than to a query: node-labels ([FeatureNodeLabels]),
 // a node with no label or several.
 func Features(q *Query) []string {
@@ -100,6 +113,10 @@ func scopeFeatures(q *Query, set map[string]bool) {
 				for _, it := range c.Items {
 					scope[it.Name()] = true
 				}
+			case *CallSub:
+				for _, n := range c.Columns() {
+					scope[n] = true
+				}
 			}
 		}
 	}
@@ -136,6 +153,11 @@ func clauseFeatures(c Clause, set map[string]bool) {
 			set["return-distinct"] = true
 		}
 		projFeatures(&c.Projection, set)
+	case *CallSub:
+		set["call-subquery"] = true
+		for _, b := range c.Body.Clauses {
+			clauseFeatures(b, set)
+		}
 	}
 }
 
@@ -166,6 +188,7 @@ func patternFeatures(p Pattern, set map[string]bool) {
 			exprFeatures(pe.Val, set)
 		}
 	}
+	pathFeatures(p, set)
 	for _, r := range p.Rels {
 		if len(r.Props) > 0 {
 			set["prop-map"] = true
@@ -209,7 +232,7 @@ func exprFeature(e Expr) string {
 	case *HasLabels:
 		return "label-test"
 	}
-	return ""
+	return readFeature(e)
 }
 
 func exprFeatures(e Expr, set map[string]bool) {
@@ -229,6 +252,9 @@ func exprFeatures(e Expr, set map[string]bool) {
 	case *IsNull:
 		if negLiteral(e.X) {
 			set["neg-literal-operand"] = true
+		}
+		if _, ok := e.X.(*MapProj); ok {
+			set["map-projection-null-test"] = true
 		}
 		exprFeatures(e.X, set)
 	case *Binary:
@@ -267,6 +293,8 @@ func exprFeatures(e Expr, set map[string]bool) {
 		exprFeatures(e.I, set)
 	case *HasLabels:
 		exprFeatures(e.X, set)
+	default:
+		readExprFeatures(e, set)
 	}
 }
 

@@ -422,6 +422,8 @@ func (p *parser) clause() Clause {
 		return &With{Projection: p.projection(), Where: p.where()}
 	case p.acceptKw("RETURN"):
 		return &Return{Projection: p.projection()}
+	case t.isKw("CALL") && p.toks[p.i+1].isPunct("{"):
+		return p.callSub()
 	}
 	for _, w := range writing {
 		if t.isKw(w) {
@@ -498,10 +500,12 @@ func (p *parser) patterns() []Pattern {
 }
 
 func (p *parser) pattern() Pattern {
-	if t := p.tok(); (t.kind == tWord || t.kind == tQuoted) && p.toks[p.i+1].isPunct("=") {
-		p.fail(t, "unsupported: path variables")
+	var pat Pattern
+	if t := p.tok(); isVar(t) && p.toks[p.i+1].isPunct("=") {
+		pat.Var = p.advance().text
+		p.advance()
 	}
-	pat := Pattern{Nodes: []NodePat{p.nodePat()}}
+	pat.Nodes = []NodePat{p.nodePat()}
 	for p.is("-") || p.is("<") {
 		pat.Rels = append(pat.Rels, p.relPat())
 		pat.Nodes = append(pat.Nodes, p.nodePat())
@@ -538,8 +542,8 @@ func (p *parser) relPat() RelPat {
 				r.Types = append(r.Types, p.name("after '|'"))
 			}
 		}
-		if p.is("*") {
-			p.fail(p.tok(), "unsupported: variable-length relationships")
+		if p.accept("*") {
+			r.Hops = p.hops()
 		}
 		r.Props = p.propMap()
 		p.expect("]", "after relationship pattern")
@@ -729,6 +733,8 @@ func (p *parser) postfix(e Expr) Expr {
 			}
 			p.expect("]", "after index")
 			e = &Index{X: e, I: i}
+		case p.is("{"):
+			e = p.mapProj(e)
 		case p.is(":"):
 			h := &HasLabels{X: e}
 			for p.accept(":") {
@@ -762,7 +768,7 @@ func (p *parser) atom() Expr {
 		case "[":
 			return p.list()
 		case "{":
-			p.fail(t, "unsupported: map literals")
+			return p.mapLit()
 		case "$":
 			p.fail(t, "unsupported: parameters")
 		}
@@ -783,6 +789,10 @@ func (p *parser) word() Expr {
 		return &Lit{cypherval.NullVal}
 	case "CASE":
 		return p.caseExpr()
+	case "EXISTS", "COUNT":
+		if p.toks[p.i+1].isPunct("{") {
+			return p.subquery()
+		}
 	}
 	// A function name may be namespaced: a.b.c(...).
 	name, k := t.text, p.i+1
@@ -849,6 +859,9 @@ func (p *parser) caseExpr() Expr {
 
 func (p *parser) list() Expr {
 	p.advance()
+	if isVar(p.tok()) && p.toks[p.i+1].isKw("IN") {
+		return p.listComp()
+	}
 	l := &ListExpr{}
 	for !p.is("]") {
 		if l.Elems != nil {

@@ -36,8 +36,11 @@ var Profiles = map[string]Profile{
 		}},
 	"kuzu": {Engine: "kuzu", Avoid: kuzuAvoid, Why: kuzuWhy},
 	"falkordb": {Engine: "falkordb",
-		Avoid: []string{"op:=~"},
+		Avoid: []string{"op:=~", "var-length-var", "exists-subquery", "count-subquery"},
 		Why: map[string]string{
-			"op:=~": "FalkorDB has no regular expression match",
+			"op:=~":           "FalkorDB has no regular expression match",
+			"var-length-var":  "FalkorDB binds a variable-length relationship's variable to a path, not a list (4.16.3: Type mismatch: expected List or Null but was Path)",
+			"exists-subquery": "FalkorDB has no EXISTS { ... } subquery (4.16.3: a syntax error)",
+			"count-subquery":  "FalkorDB has no COUNT { ... } subquery (4.16.3: a syntax error)",
 		}},
 }

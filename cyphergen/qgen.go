@@ -59,6 +59,7 @@ const (
 	gListStr
 	gNode
 	gRel
+	gPath
 )
 
 // gexpr is a generated expression with what is known of it statically.
@@ -264,6 +265,9 @@ func (qg *QueryGen) clause() Clause {
 	if qg.ok("unwind") && (qg.ok("list") || qg.ok("fn:range")) {
 		kinds = append(kinds, kind{25, func() Clause { return qg.unwind() }})
 	}
+	if qg.ok("call-subquery") && qg.ok("with") {
+		kinds = append(kinds, kind{8, func() Clause { return qg.callSub() }})
+	}
 	total := 0
 	for _, k := range kinds {
 		total += k.w
@@ -337,6 +341,8 @@ func (qg *QueryGen) match(optional bool) *Match {
 	used := map[int]bool{}
 	var pending []*gbind
 	var seen []int
+	var paths []*gbind // named paths, with their witness values
+	var pathVals []cypherval.Val
 	for i := range between(qg.r, qg.o.Patterns) {
 		// Later patterns start at a node of an earlier one, so that they join rather than
 		// multiply.
@@ -354,6 +360,9 @@ func (qg *QueryGen) match(optional bool) *Match {
 			}
 		}
 		p := qg.pattern(nodes, rels, &pending)
+		if pb, pv := qg.namePath(&p, nodes, rels, optional); pb != nil {
+			paths, pathVals = append(paths, pb), append(pathVals, pv)
+		}
 		for j, n := range p.Nodes {
 			if n.Var != "" {
 				seen = append(seen, nodes[j])
@@ -371,6 +380,10 @@ func (qg *QueryGen) match(optional bool) *Match {
 		} else {
 			qg.bind(b, qg.gi.g.RelVal(b.elem))
 		}
+	}
+	for k, b := range paths {
+		b.known, b.null = !qg.lost, optional
+		qg.bind(b, pathVals[k])
 	}
 	if qg.pct(qg.o.Where) && qg.ok("match-where") {
 		m.Where = qg.where()
@@ -534,6 +547,9 @@ func (qg *QueryGen) relPat(i, from int, pending *[]*gbind) RelPat {
 				qg.r.Shuffle(2, func(a, b int) { rp.Types[a], rp.Types[b] = rp.Types[b], rp.Types[a] })
 			}
 		}
+	}
+	if qg.varLength(&rp, i) {
+		return rp
 	}
 	if qg.pct(25) {
 		rp.Var = ""
@@ -723,7 +739,7 @@ func (qg *QueryGen) orderBy(p *Projection, items []projItem) bool {
 	for _, it := range items {
 		var key Expr = &Var{it.Alias}
 		switch it.x.t {
-		case gFloat, gListInt, gListStr:
+		case gFloat, gListInt, gListStr, gPath:
 			return false
 		case gNode, gRel:
 			key = &Property{key, "id"}

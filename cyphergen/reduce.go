@@ -296,6 +296,8 @@ func clauseEdits(at string, c Clause, try editFunc) {
 		projectionEdits(at, &c.Projection, try)
 	case *Return:
 		projectionEdits(at, &c.Projection, try)
+	case *CallSub:
+		callSubEdits(at, c, try)
 	}
 }
 
@@ -328,6 +330,7 @@ func patternEdits(at string, p *Pattern, try editFunc) {
 			try(at+"rel "+strconv.Itoa(i)+" drop properties", func() { r.Props = nil }, func() { r.Props = ps })
 		}
 	}
+	readPatternEdits(at, p, try)
 }
 
 // projectionEdits proposes dropping DISTINCT, ORDER BY, SKIP, LIMIT and single items. ORDER BY
@@ -437,7 +440,7 @@ func exprChildren(e Expr) []*Expr {
 	case *HasLabels:
 		return []*Expr{&e.X}
 	}
-	return nil
+	return readChildren(e)
 }
 
 // exprEdits proposes replacing the expression in slot by one of its subexpressions, dropping a
@@ -470,6 +473,7 @@ func exprEdits(at string, slot *Expr, try editFunc) {
 			try(at+"expr "+text+" drop else", func() { e.Else = nil }, func() { e.Else = els })
 		}
 	}
+	readExprEdits(at, text, old, try)
 	for _, ch := range exprChildren(old) {
 		exprEdits(at, ch, try)
 	}

@@ -97,8 +97,13 @@ const (
 	avoidRewriteCounting = "rewrite:counting" // rewrite no query with an aggregate, SKIP or LIMIT
 )
 
-// rewritable reports whether the rewriter may rewrite q at all.
+// rewritable reports whether the rewriter may rewrite q at all: not a query with a path
+// variable or a variable-length relationship's variable, whose values follow the direction in
+// which a pattern is written.
 func (rw *rewriter) rewritable(q *Query) bool {
+	if slices.ContainsFunc(Features(q), func(f string) bool { return f == "named-path" || f == "var-length-var" }) {
+		return false
+	}
 	return !rw.avoid[avoidRewriteCounting] || rowwise(&SingleQuery{Clauses: allClauses(q)})
 }
 
@@ -258,6 +263,9 @@ func elements(m *Match, keep func(element) bool) []element {
 			}
 		}
 		for i := range p.Rels {
+			if p.Rels[i].Hops != nil {
+				continue // a variable-length relationship is left as it is
+			}
 			if e := (element{rel: &p.Rels[i]}); keep(e) {
 				out = append(out, e)
 			}

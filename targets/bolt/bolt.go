@@ -514,16 +514,34 @@ func value(v any) cypherval.Val {
 	case dbtype.Relationship:
 		return rel(x)
 	case dbtype.Path:
-		p := cypherval.Val{Kind: cypherval.Path}
-		for i, n := range x.Nodes {
-			if i > 0 {
-				p.L = append(p.L, rel(x.Relationships[i-1]))
-			}
-			p.L = append(p.L, node(n))
-		}
-		return p
+		return path(x)
 	}
 	return cypherval.StringVal(fmt.Sprint(v))
+}
+
+// path converts a path. The driver's Nodes are the path's distinct nodes, its Relationships
+// the sequence (with StartId and EndId): the walk from the first node follows them, so a path
+// that visits a node twice (a self-loop) keeps every step.
+func path(x dbtype.Path) cypherval.Val {
+	p := cypherval.Val{Kind: cypherval.Path}
+	if len(x.Nodes) == 0 {
+		return p
+	}
+	byID := make(map[int64]dbtype.Node, len(x.Nodes))
+	for _, n := range x.Nodes {
+		byID[n.Id] = n //lint:ignore SA1019 ids are consistent within one result
+	}
+	cur := x.Nodes[0]
+	p.L = append(p.L, node(cur))
+	for _, r := range x.Relationships {
+		next := r.EndId
+		if r.StartId != cur.Id {
+			next = r.StartId
+		}
+		cur = byID[next]
+		p.L = append(p.L, rel(r), node(cur))
+	}
+	return p
 }
 
 func props(m map[string]any) map[string]cypherval.Val {

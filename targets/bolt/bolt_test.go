@@ -114,6 +114,8 @@ func testValues(t *testing.T, url, version string) {
 	sqltest.CheckExec(t, tg, []sqltest.ExecCase{
 		{"path made by CREATE", "CREATE p = (:X {id: 9})-[:U]->(:Y) RETURN p",
 			sqltest.OK([]string{"p"}, []string{"p:<n:(:X {id: i:9}), e:[:U {}], n:(:Y {})>"})},
+		{"path through a self-loop and back", "CREATE p = (a:X {id: 1})-[:U]->(a)<-[:V]-(b:Y)-[:W]->(a) RETURN p",
+			sqltest.OK([]string{"p"}, []string{"p:<n:(:X {id: i:1}), e:[:U {}], n:(:X {id: i:1}), e:[:V {}], n:(:Y {}), e:[:W {}], n:(:X {id: i:1})>"})},
 		{"write without rows", "CREATE (:Z)", &fuzz.Result{Status: fuzz.StatusOK, Columns: []string{}, Rows: [][]string{}}},
 		{"special floats", "RETURN 1e308 * 10 AS a, -0.0 AS b", sqltest.OK([]string{"a", "b"}, []string{"r:+Inf", "r:-0"})},
 		{"date as text", "RETURN date('2024-01-02') AS d", sqltest.OK([]string{"d"}, []string{"t:2024-01-02"})},
