@@ -52,7 +52,7 @@ func (e *executor) runSetup(ctx context.Context, t fuzz.Target, s []string, from
 func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 	from := e.setupFrom(c.Setup)
 	runs := make([]fuzz.Run, len(e.targets))
-	healthy := true
+	healthy, dirty := true, false
 	for i, t := range e.targets {
 		runs[i].Target = t.Name()
 		start := time.Now()
@@ -65,11 +65,13 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 			runs[i].Setup = rs
 			healthy = healthy && alive(rs[max(from, 0):])
 		}
-		rs, err = e.execAll(ctx, t, c.Texts())
+		var left bool
+		rs, left, err = e.execQueries(ctx, t, c)
 		if err != nil {
 			e.ready = false
 			return nil, err
 		}
+		dirty = dirty || left
 		runs[i].Results = rs
 		healthy = healthy && alive(rs)
 		e.inTarget += time.Since(start)
@@ -78,7 +80,7 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.lastSetup, e.ready = c.Setup, healthy && ok
+	e.lastSetup, e.ready = c.Setup, healthy && ok && !dirty
 	return runs, nil
 }
 
@@ -87,14 +89,13 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 // timed out: the runs are then unusable, and the caller re-runs the cases one at a time to learn
 // which one did it. Only the first case's runs carry the setup results.
 func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.Run, ok bool, err error) {
+	if !e.canIsolate(cs) {
+		return nil, false, nil // the caller runs the cases one at a time, the setup again after a write
+	}
 	from := e.setupFrom(cs[0].Setup)
 	runs = make([][]fuzz.Run, len(cs))
 	for ci := range cs {
 		runs[ci] = make([]fuzz.Run, len(e.targets))
-	}
-	var stmts []string
-	for _, c := range cs {
-		stmts = append(stmts, c.Texts()...)
 	}
 	healthy := true
 	for ti, t := range e.targets {
@@ -108,7 +109,7 @@ func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.
 			runs[0][ti].Setup = rs
 			healthy = healthy && alive(rs[max(from, 0):])
 		}
-		rs, err = e.execAll(ctx, t, stmts)
+		rs, err = e.execCases(ctx, t, cs)
 		e.inTarget += time.Since(start)
 		if err != nil {
 			e.ready = false
@@ -182,8 +183,72 @@ func (e *executor) runFresh(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, erro
 	return runs, err
 }
 
+// canIsolate reports whether every target can undo the queries of the cases of cs that write.
+func (e *executor) canIsolate(cs []*fuzz.Case) bool {
+	for _, c := range cs {
+		if !c.Writes {
+			continue
+		}
+		for _, t := range e.targets {
+			if _, ok := t.(fuzz.Isolator); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+// execQueries runs the queries of c on t: isolated when c writes and t can undo them (see
+// fuzz.Isolator). dirty says that c wrote on a target that cannot undo it: the setup must run
+// again before the next case.
+func (e *executor) execQueries(ctx context.Context, t fuzz.Target, c *fuzz.Case) (rs []*fuzz.Result, dirty bool, err error) {
+	if it, ok := t.(fuzz.Isolator); ok && c.Writes {
+		rs, err = e.exec(ctx, t, c.Texts(), it.ExecIsolated)
+		return rs, false, err
+	}
+	rs, err = e.execAll(ctx, t, c.Texts())
+	return rs, c.Writes, err
+}
+
+// execCases runs the queries of cs on t, which canIsolate approved: those of consecutive cases
+// that do not write in one call, those of each case that writes in an isolated call.
+func (e *executor) execCases(ctx context.Context, t fuzz.Target, cs []*fuzz.Case) ([]*fuzz.Result, error) {
+	var out []*fuzz.Result
+	var plain []string
+	flush := func() error {
+		rs, err := e.execAll(ctx, t, plain)
+		out, plain = append(out, rs...), nil
+		return err
+	}
+	for _, c := range cs {
+		if !c.Writes {
+			plain = append(plain, c.Texts()...)
+			continue
+		}
+		if err := flush(); err != nil {
+			return out, err
+		}
+		rs, _, err := e.execQueries(ctx, t, c)
+		out = append(out, rs...)
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, flush()
+}
+
 // execAll runs stmts on t; a panic in the target becomes a crash result for every statement.
 func (e *executor) execAll(ctx context.Context, t fuzz.Target, stmts []string) (rs []*fuzz.Result, err error) {
+	return e.exec(ctx, t, stmts, func(ctx context.Context, stmts []string) ([]*fuzz.Result, error) {
+		return fuzz.ExecAll(ctx, t, stmts)
+	})
+}
+
+// exec runs stmts on t with run, counting them; a panic in the target becomes a crash result for
+// every statement.
+func (e *executor) exec(ctx context.Context, t fuzz.Target, stmts []string,
+	run func(context.Context, []string) ([]*fuzz.Result, error)) (rs []*fuzz.Result, err error) {
 	if len(stmts) == 0 {
 		return nil, nil
 	}
@@ -201,7 +266,7 @@ func (e *executor) execAll(ctx context.Context, t fuzz.Target, stmts []string) (
 			}
 		}
 	}()
-	rs, err = fuzz.ExecAll(ctx, t, stmts)
+	rs, err = run(ctx, stmts)
 	if err == nil && len(rs) != len(stmts) {
 		err = fmt.Errorf("polyfuzz bug: target %s answered %d of %d statements", t.Name(), len(rs), len(stmts))
 	}

@@ -263,6 +263,8 @@ func printClause(b *strings.Builder, c Clause) {
 	case *Return:
 		b.WriteString("RETURN ")
 		c.Projection.print(b)
+	default:
+		printWriteClause(b, c)
 	}
 }
 

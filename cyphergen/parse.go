@@ -399,7 +399,7 @@ func (p *parser) singleQuery() *SingleQuery {
 	for {
 		c := p.clause()
 		s.Clauses = append(s.Clauses, c)
-		if _, ok := c.(*Return); ok {
+		if _, ok := c.(*Return); ok || IsWrite(c) && p.atQueryEnd() {
 			return s
 		}
 	}
@@ -422,6 +422,9 @@ func (p *parser) clause() Clause {
 		return &With{Projection: p.projection(), Where: p.where()}
 	case p.acceptKw("RETURN"):
 		return &Return{Projection: p.projection()}
+	}
+	if c := p.writeClause(); c != nil {
+		return c
 	}
 	for _, w := range writing {
 		if t.isKw(w) {
