@@ -259,6 +259,9 @@ func (st *runState) createRel(r row, rp RelPat, a, b int) error {
 	if len(rp.Types) != 1 {
 		return semantic("a relationship to create needs exactly one type")
 	}
+	if rp.Dir == Both {
+		return semantic("a relationship to create needs a direction")
+	}
 	props, err := evalProps(rp.Props, r)
 	if err != nil {
 		return err
