@@ -145,3 +145,49 @@ func printLabels(b *strings.Builder, ls []string) {
 		b.WriteString(":" + Ident(l))
 	}
 }
+
+// writeFeatures adds the features of a writing clause ([Features]).
+func writeFeatures(c Clause, set map[string]bool) {
+	switch c := c.(type) {
+	case *Create:
+		set["create"] = true
+		for _, p := range c.Patterns {
+			patternFeatures(p, set)
+		}
+	case *Merge:
+		set["merge"] = true
+		patternFeatures(c.Pattern, set)
+	case *SetClause:
+		for _, it := range c.Items {
+			switch {
+			case it.Key != "":
+				set["set"] = true
+				exprFeatures(it.Val, set)
+			case it.Merge:
+				set["set-map"] = true
+				for _, p := range it.Map {
+					exprFeatures(p.Val, set)
+				}
+			default:
+				set["set-label"] = true
+			}
+		}
+	case *Remove:
+		for _, it := range c.Items {
+			if it.Key != "" {
+				set["remove"] = true
+			} else {
+				set["remove-label"] = true
+			}
+		}
+	case *Delete:
+		if c.Detach {
+			set["detach-delete"] = true
+		} else {
+			set["delete"] = true
+		}
+		for _, e := range c.Exprs {
+			exprFeatures(e, set)
+		}
+	}
+}

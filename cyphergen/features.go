@@ -36,6 +36,10 @@ import (
 //	neg-literal-operand  a negative number literal as the operand of IS NULL or left of IN
 //	case-simple       the simple form CASE x WHEN v THEN ... (besides "case")
 //	rematch-bound     a pattern that is a lone node bound by an earlier clause: MATCH (n0)
+//	create, merge     CREATE, MERGE
+//	set, set-map, set-label   SET x.k = v, SET x += {...}, SET x:L
+//	remove, remove-label      REMOVE x.k, REMOVE x:L
+//	delete, detach-delete     DELETE, DETACH DELETE
 func Features(q *Query) []string {
 	set := map[string]bool{}
 	scopeFeatures(q, set)
@@ -131,6 +135,8 @@ func clauseFeatures(c Clause, set map[string]bool) {
 			set["return-distinct"] = true
 		}
 		projFeatures(&c.Projection, set)
+	default:
+		writeFeatures(c, set)
 	}
 }
 

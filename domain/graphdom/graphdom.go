@@ -75,7 +75,7 @@ var Domain = &domain.Domain{
 			}},
 	},
 	Oracles:        table.Infos(),
-	DefaultOracles: []string{"diff", "tlp-where"},
+	DefaultOracles: []string{"diff", "tlp-where", "state"},
 	Timeout:        10 * time.Second, TimeoutHelp: "a query over it is a skipped check (error: timeout)",
 	FaultExample: "drop-row:MATCH",
 	GenDefault:   func() string { return cyphergen.DefaultOptions().String() },
@@ -109,13 +109,21 @@ var table = domain.OracleTable[bool]{
 		}
 		return oracles.Known{Oracle: oracles.TLP{Show: show}, Explain: cyphergen.Explain}
 	}},
+	{OracleInfo: domain.OracleInfo{Name: "state", Multi: true}, New: func(known bool) fuzz.Oracle {
+		o := oracles.State{Layout: cyphergen.GraphState, Reference: "ref", Show: show}
+		if !known {
+			return o
+		}
+		return oracles.Known{Oracle: o, Explain: cyphergen.Explain}
+	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(known bool) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Reference: "ref", Expect: func(_, code, msg string) bool {
 			return code == cyphergen.CodeUnsupported || known && cyphergen.ExpectedError(msg) != ""
 		}}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "guidance", Always: true}, New: func(bool) fuzz.Oracle {
-		return oracles.Emptiness{Target: "ref", Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere.Sub("orig")}}
+		return oracles.Emptiness{Target: "ref", Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere.Sub("orig"),
+			cyphergen.GraphState.Sub("write")}}
 	}},
 }
 
@@ -144,8 +152,8 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	s.Gen = opts.String()
 	names := s.Names()
 	hasRef := slices.Contains(names, "ref")
-	if !slices.Contains(s.Oracles, "diff") && !slices.Contains(s.Oracles, "tlp-where") {
-		return nil, fmt.Errorf("no logic oracle to run: diff needs two engines (or the reference), and partition was not asked for")
+	if !slices.Contains(s.Oracles, "diff") && !slices.Contains(s.Oracles, "tlp-where") && !slices.Contains(s.Oracles, "state") {
+		return nil, fmt.Errorf("no logic oracle to run: diff and state need two engines (or the reference), and partition was not asked for")
 	}
 	f := cyphergen.Format{Env: map[string]string{}}
 	st := &domain.Setup{Reducer: cyphergen.NewReducer()}
@@ -171,7 +179,8 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	if s.Unsteered {
 		avoid = cyphergen.Avoid(nil)
 	}
-	st.Gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(s.Oracles, "diff"), slices.Contains(s.Oracles, "tlp-where"))
+	st.Gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(s.Oracles, "diff"), slices.Contains(s.Oracles, "tlp-where")).
+		WithWrites(slices.Contains(s.Oracles, "state"))
 	return st, nil
 }
 
