@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -89,9 +90,6 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 // timed out: the runs are then unusable, and the caller re-runs the cases one at a time to learn
 // which one did it. Only the first case's runs carry the setup results.
 func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.Run, ok bool, err error) {
-	if !e.canIsolate(cs) {
-		return nil, false, nil // the caller runs the cases one at a time, the setup again after a write
-	}
 	from := e.setupFrom(cs[0].Setup)
 	runs = make([][]fuzz.Run, len(cs))
 	for ci := range cs {
@@ -183,36 +181,31 @@ func (e *executor) runFresh(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, erro
 	return runs, err
 }
 
-// canIsolate reports whether every target can undo the queries of the cases of cs that write.
-func (e *executor) canIsolate(cs []*fuzz.Case) bool {
-	for _, c := range cs {
-		if !c.Writes {
-			continue
-		}
-		for _, t := range e.targets {
-			if _, ok := t.(fuzz.Isolator); !ok {
-				return false
-			}
-		}
-		return true
-	}
-	return true
-}
-
-// execQueries runs the queries of c on t: isolated when c writes and t can undo them (see
-// fuzz.Isolator). dirty says that c wrote on a target that cannot undo it: the setup must run
-// again before the next case.
+// execQueries runs the queries of c on t. When c writes (fuzz.Case.Writes), t must leave them
+// undone for the next case: an Isolator runs them isolated; any other target is reset and runs
+// c's setup again after them. dirty says that this failed: the setup must run again before the
+// next case.
 func (e *executor) execQueries(ctx context.Context, t fuzz.Target, c *fuzz.Case) (rs []*fuzz.Result, dirty bool, err error) {
 	if it, ok := t.(fuzz.Isolator); ok && c.Writes {
 		rs, err = e.exec(ctx, t, c.Texts(), it.ExecIsolated)
 		return rs, false, err
 	}
 	rs, err = e.execAll(ctx, t, c.Texts())
-	return rs, c.Writes, err
+	if err != nil || !c.Writes {
+		return rs, false, err
+	}
+	if len(c.Setup) == 0 || !alive(rs) {
+		return rs, true, nil // a case without setup starts from a reset target anyway
+	}
+	if err := e.call(func() error { return t.Reset(ctx) }); err != nil {
+		return nil, false, fmt.Errorf("reset %s: %w", t.Name(), err)
+	}
+	setup, err := e.execAll(ctx, t, c.Setup)
+	return rs, err != nil || !alive(setup) || slices.ContainsFunc(setup, (*fuzz.Result).Failed), err
 }
 
-// execCases runs the queries of cs on t, which canIsolate approved: those of consecutive cases
-// that do not write in one call, those of each case that writes in an isolated call.
+// execCases runs the queries of cs on t: those of consecutive cases that do not write in one
+// call, those of each case that writes as execQueries does.
 func (e *executor) execCases(ctx context.Context, t fuzz.Target, cs []*fuzz.Case) ([]*fuzz.Result, error) {
 	var out []*fuzz.Result
 	var plain []string
@@ -229,10 +222,16 @@ func (e *executor) execCases(ctx context.Context, t fuzz.Target, cs []*fuzz.Case
 		if err := flush(); err != nil {
 			return out, err
 		}
-		rs, _, err := e.execQueries(ctx, t, c)
+		rs, dirty, err := e.execQueries(ctx, t, c)
 		out = append(out, rs...)
 		if err != nil {
 			return out, err
+		}
+		if dirty { // the next cases would not start from the setup: they look crashed
+			for len(out) < len(stmtsOf(cs)) {
+				out = append(out, &fuzz.Result{Status: fuzz.StatusCrash, Err: "the setup could not be restored after a write"})
+			}
+			return out, nil
 		}
 	}
 	return out, flush()
@@ -311,4 +310,13 @@ func sameSetup(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// stmtsOf returns the queries of cs, in order.
+func stmtsOf(cs []*fuzz.Case) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Texts()...)
+	}
+	return out
 }

@@ -15,11 +15,20 @@ import (
 func (qg *QueryGen) WriteQuery() *Query {
 	qg.noGroup = false
 	qg.reset()
+	// One relationship per MATCH and every element named: how many rows reach the writes then
+	// depends neither on relationship uniqueness nor on FalkorDB's merging of matches that
+	// differ only in unnamed elements (docs/graph.md), since each row writes.
+	saved := qg.o
+	qg.o.Patterns, qg.o.PathLen = Range{Min: 1, Max: 1}, Range{Min: 0, Max: 1}
 	sq := &SingleQuery{Clauses: []Clause{qg.match(false)}}
 	if qg.pct(25) {
 		if m := qg.match(false); m != nil {
 			sq.Clauses = append(sq.Clauses, m)
 		}
+	}
+	qg.o = saved
+	for _, c := range sq.Clauses {
+		qg.nameAll(c.(*Match))
 	}
 	qg.nextID = len(qg.gi.g.Nodes) + len(qg.gi.g.Rels)
 	deleted := false
@@ -388,3 +397,20 @@ var stateQueries = [2]string{
 // StateQueries returns the queries that read a graph back whole: nodes, and relationships with
 // the ids of their endpoints.
 func StateQueries() (nodes, rels string) { return stateQueries[0], stateQueries[1] }
+
+// nameAll gives the anonymous elements of m's patterns variables of their own.
+func (qg *QueryGen) nameAll(m *Match) {
+	for i := range m.Patterns {
+		p := &m.Patterns[i]
+		for j := range p.Nodes {
+			if p.Nodes[j].Var == "" {
+				p.Nodes[j].Var = qg.fresh("n")
+			}
+		}
+		for j := range p.Rels {
+			if p.Rels[j].Var == "" {
+				p.Rels[j].Var = qg.fresh("r")
+			}
+		}
+	}
+}
