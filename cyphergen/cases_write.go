@@ -16,9 +16,10 @@ var GraphState = fuzz.NewLayout("state", "write", "nodes", "rels")
 const writeStream = 0x6379706865722d77 // "cypher-w"
 
 // WithWrites makes g generate Options.Writes percent of its cases as write cases (layout
-// [GraphState]) when on, and returns g.
+// [GraphState]) when on, every case when g makes neither a general query nor a partition, and
+// returns g.
 func (g *Generator) WithWrites(on bool) *Generator {
-	g.writes = on && g.o.Writes > 0
+	g.writes = on
 	return g
 }
 

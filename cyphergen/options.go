@@ -133,7 +133,7 @@ func (o *Options) form() genopts.Form {
 		genopts.Int("order", &o.Order, 0, 100),
 		genopts.Int("guided", &o.Guided, 0, 1),
 		genopts.Int("queries", &o.Queries, 1, 1<<16),
-		genopts.Int("writes", &o.Writes, 0, 100),
+		genopts.IntOmit("writes", &o.Writes, 0, 100, 0), // options stored before writes existed have none
 		genopts.List("proptypes", "property type", &o.PropTypes, propTypeChoices, Type.String),
 	}}
 }
