@@ -29,7 +29,11 @@ whose patterns are cut from regions of the graph and whose WHERE conditions are 
 there, so that most queries return rows. Every query runs on every engine and on polyfuzz's own
 reference evaluator (unless --ref=false), and the answers are compared as multisets (diff). The
 partition oracle (GDBMeter's query partitioning) checks each engine against itself: a query's rows
-are the rows of the same query restricted to p, NOT p and p IS NULL. Crashes, timeouts and errors the
+are the rows of the same query restricted to p, NOT p and p IS NULL. The state oracle checks writes:
+a fifth of the cases (writes=20) run a query with CREATE, MERGE, SET, REMOVE or DELETE, then read the
+whole graph back, and every engine must return the same rows and leave the same graph as the
+reference; the graph is then restored for the next case (a rolled-back transaction on Neo4j, the
+setup run again on FalkorDB). Crashes, timeouts and errors the
 reference does not share are findings too. Known semantic differences between engines (docs/graph.md)
 steer generation and classify a discrepancy they explain as known rather than as a finding.
 Findings are reduced (queries: clauses, patterns, expressions; graph: relationships, nodes, labels,
