@@ -24,6 +24,7 @@ import (
 type writeState struct {
 	saved   *Graph // the graph before the query's first write, restored on error
 	deleted bool   // a DELETE ran: later clauses may read no deleted element
+	last    bool   // the clause before was a writing clause
 }
 
 // writable reports why q's writes cannot be evaluated, if they cannot.
@@ -43,7 +44,18 @@ func (st *runState) undoOnError(err error) {
 
 // beforeClause rejects a clause after a DELETE that may read a deleted element.
 func (st *runState) beforeClause(c Clause) error {
-	if st.w == nil || !st.w.deleted {
+	if st.w == nil {
+		if !IsWrite(c) {
+			return nil
+		}
+		st.w = &writeState{}
+	}
+	after := st.w.last
+	st.w.last = IsWrite(c)
+	if _, ok := c.(*Match); ok && after {
+		return semantic("WITH is required between a writing clause and MATCH")
+	}
+	if !st.w.deleted {
 		return nil
 	}
 	if r, ok := c.(*Return); ok && !r.Distinct && len(r.Order) == 0 && r.Skip == nil && r.Limit == nil &&

@@ -49,6 +49,8 @@ func TestRunWrites(t *testing.T) {
 		{"CREATE (n:C {id: 1}) RETURN n.id UNION CREATE (n:C {id: 2}) RETURN n.id", []string{"!unsupported"}, "MATCH (n) RETURN count(*)", []string{"i:4"}},
 		{"CREATE (a:C {id: 40})-[:T]-(b:C {id: 41}) RETURN a", []string{"!semantic"}, "MATCH (n) RETURN count(*)", []string{"i:4"}},
 		{"MATCH (a {id: 0}) CREATE (a:C) RETURN a", []string{"!unsupported"}, "MATCH (n) RETURN count(*)", []string{"i:4"}},
+		{"MATCH (a {id: 0}) SET a.v = 1 MATCH (b {id: 1}) RETURN b", []string{"!semantic"}, "MATCH (n {id: 0}) RETURN n.v", []string{"i:1"}},
+		{"MATCH (a {id: 0}) SET a.v = 7 WITH a MATCH (b {v: 7}) RETURN b.id", []string{"i:0"}, "MATCH (n {id: 0}) RETURN n.v", []string{"i:7"}},
 	} {
 		g := testGraph()
 		_, rows := runText(t, g, c.write)

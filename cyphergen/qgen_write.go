@@ -32,8 +32,8 @@ func (qg *QueryGen) WriteQuery() *Query {
 	}
 	qg.nextID = len(qg.gi.g.Nodes) + len(qg.gi.g.Rels)
 	deleted := false
-	for range 1 + qg.r.IntN(2) {
-		cs := qg.writeClause()
+	for i := range 1 + qg.r.IntN(2) {
+		cs := qg.writeClause(i == 0)
 		sq.Clauses = append(sq.Clauses, cs...)
 		if len(cs) > 0 {
 			if _, ok := cs[len(cs)-1].(*Delete); ok {
@@ -51,9 +51,10 @@ func (qg *QueryGen) WriteQuery() *Query {
 	return &Query{Parts: []*SingleQuery{sq}}
 }
 
-// writeClause returns a writing clause (and a MATCH before a DELETE of a node without
-// relationships), nil when the avoid set leaves none.
-func (qg *QueryGen) writeClause() []Clause {
+// writeClause returns a writing clause (and, when first, perhaps a MATCH before a DELETE of a
+// node without relationships: Neo4j wants a WITH between a write and a MATCH), nil when the
+// avoid set leaves none.
+func (qg *QueryGen) writeClause(first bool) []Clause {
 	type kind struct {
 		feature string
 		w       int
@@ -72,7 +73,7 @@ func (qg *QueryGen) writeClause() []Clause {
 		{"remove", 10, func() []Clause { return one(qg.remove()) }},
 		{"create", 15, func() []Clause { return one(qg.create()) }},
 		{"merge", 12, func() []Clause { return one(qg.merge()) }},
-		{"delete", 12, func() []Clause { return qg.delete() }},
+		{"delete", 12, func() []Clause { return qg.delete(first) }},
 		{"detach-delete", 8, func() []Clause { return one(qg.detachDelete()) }},
 	}
 	kinds = slices.DeleteFunc(kinds, func(k kind) bool { return !qg.ok(k.feature) })
@@ -358,8 +359,8 @@ func (qg *QueryGen) merge() Clause {
 }
 
 // delete deletes bound relationships, or a node without relationships, matched by its id.
-func (qg *QueryGen) delete() []Clause {
-	if rs := qg.elems(gRel); len(rs) > 0 && qg.pct(80) {
+func (qg *QueryGen) delete(first bool) []Clause {
+	if rs := qg.elems(gRel); len(rs) > 0 && (qg.pct(80) || !first) {
 		d := &Delete{Exprs: []Expr{&Var{rs[qg.r.IntN(len(rs))].name}}}
 		return []Clause{d}
 	}
@@ -369,7 +370,7 @@ func (qg *QueryGen) delete() []Clause {
 			lone = append(lone, i)
 		}
 	}
-	if len(lone) == 0 {
+	if len(lone) == 0 || !first {
 		return nil
 	}
 	id := lone[qg.r.IntN(len(lone))]
