@@ -11,7 +11,9 @@ import (
 // leaves (the other roles: a graph's nodes, its relationships). Every engine whose write
 // answered must return the same rows for each, compared as [Rows] does (multisets, the
 // reference's side expected). An engine whose write failed is left out (its state is not the
-// one the others reached; the error oracle judges the failure).
+// one the others reached; the error oracle judges the failure). When the reference's write fails,
+// nothing is compared: what the write leaves is then not determined (rows that set one property
+// to different values, in an order each engine chooses) or not modelled.
 //
 // Titles: "state: ENGINE: returns different rows than OTHERS" for the write's rows, "state:
 // ENGINE: leaves different PART than OTHERS" for a read-back query (PART is the role's part:
@@ -38,6 +40,11 @@ func (o State) Check(c *fuzz.Case, runs []fuzz.Run) fuzz.Verdict {
 	var kept []fuzz.Run
 	var partial []string
 	for _, r := range runs {
+		if r.Target == o.Reference && wi < len(r.Results) && r.Results[wi].Failed() {
+			// The reference cannot say what the write leaves (for one, rows that write one
+			// property in an order engines choose): the engines may differ without a bug.
+			return fuzz.Verdict{Skip: "reference-failed"}
+		}
 		if wi < len(r.Results) && !r.Results[wi].Failed() {
 			kept = append(kept, r)
 		} else if wi < len(r.Results) {
