@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/polyfuzz/polyfuzz/fuzz"
@@ -52,7 +53,7 @@ func (e *executor) runSetup(ctx context.Context, t fuzz.Target, s []string, from
 func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 	from := e.setupFrom(c.Setup)
 	runs := make([]fuzz.Run, len(e.targets))
-	healthy := true
+	healthy, dirty := true, false
 	for i, t := range e.targets {
 		runs[i].Target = t.Name()
 		start := time.Now()
@@ -65,11 +66,13 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 			runs[i].Setup = rs
 			healthy = healthy && alive(rs[max(from, 0):])
 		}
-		rs, err = e.execAll(ctx, t, c.Texts())
+		var left bool
+		rs, left, err = e.execQueries(ctx, t, c)
 		if err != nil {
 			e.ready = false
 			return nil, err
 		}
+		dirty = dirty || left
 		runs[i].Results = rs
 		healthy = healthy && alive(rs)
 		e.inTarget += time.Since(start)
@@ -78,7 +81,7 @@ func (e *executor) run(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.lastSetup, e.ready = c.Setup, healthy && ok
+	e.lastSetup, e.ready = c.Setup, healthy && ok && !dirty
 	return runs, nil
 }
 
@@ -92,10 +95,6 @@ func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.
 	for ci := range cs {
 		runs[ci] = make([]fuzz.Run, len(e.targets))
 	}
-	var stmts []string
-	for _, c := range cs {
-		stmts = append(stmts, c.Texts()...)
-	}
 	healthy := true
 	for ti, t := range e.targets {
 		start := time.Now()
@@ -108,7 +107,7 @@ func (e *executor) runMany(ctx context.Context, cs []*fuzz.Case) (runs [][]fuzz.
 			runs[0][ti].Setup = rs
 			healthy = healthy && alive(rs[max(from, 0):])
 		}
-		rs, err = e.execAll(ctx, t, stmts)
+		rs, err = e.execCases(ctx, t, cs)
 		e.inTarget += time.Since(start)
 		if err != nil {
 			e.ready = false
@@ -182,8 +181,73 @@ func (e *executor) runFresh(ctx context.Context, c *fuzz.Case) ([]fuzz.Run, erro
 	return runs, err
 }
 
+// execQueries runs the queries of c on t. When c writes (fuzz.Case.Writes), t must leave them
+// undone for the next case: an Isolator runs them isolated; any other target is reset and runs
+// c's setup again after them. dirty says that this failed: the setup must run again before the
+// next case.
+func (e *executor) execQueries(ctx context.Context, t fuzz.Target, c *fuzz.Case) (rs []*fuzz.Result, dirty bool, err error) {
+	if it, ok := t.(fuzz.Isolator); ok && c.Writes {
+		rs, err = e.exec(ctx, t, c.Texts(), it.ExecIsolated)
+		return rs, false, err
+	}
+	rs, err = e.execAll(ctx, t, c.Texts())
+	if err != nil || !c.Writes {
+		return rs, false, err
+	}
+	if len(c.Setup) == 0 || !alive(rs) {
+		return rs, true, nil // a case without setup starts from a reset target anyway
+	}
+	if err := e.call(func() error { return t.Reset(ctx) }); err != nil {
+		return nil, false, fmt.Errorf("reset %s: %w", t.Name(), err)
+	}
+	setup, err := e.execAll(ctx, t, c.Setup)
+	return rs, err != nil || !alive(setup) || slices.ContainsFunc(setup, (*fuzz.Result).Failed), err
+}
+
+// execCases runs the queries of cs on t: those of consecutive cases that do not write in one
+// call, those of each case that writes as execQueries does.
+func (e *executor) execCases(ctx context.Context, t fuzz.Target, cs []*fuzz.Case) ([]*fuzz.Result, error) {
+	var out []*fuzz.Result
+	var plain []string
+	flush := func() error {
+		rs, err := e.execAll(ctx, t, plain)
+		out, plain = append(out, rs...), nil
+		return err
+	}
+	for _, c := range cs {
+		if !c.Writes {
+			plain = append(plain, c.Texts()...)
+			continue
+		}
+		if err := flush(); err != nil {
+			return out, err
+		}
+		rs, dirty, err := e.execQueries(ctx, t, c)
+		out = append(out, rs...)
+		if err != nil {
+			return out, err
+		}
+		if dirty { // the next cases would not start from the setup: they look crashed
+			for len(out) < len(stmtsOf(cs)) {
+				out = append(out, &fuzz.Result{Status: fuzz.StatusCrash, Err: "the setup could not be restored after a write"})
+			}
+			return out, nil
+		}
+	}
+	return out, flush()
+}
+
 // execAll runs stmts on t; a panic in the target becomes a crash result for every statement.
 func (e *executor) execAll(ctx context.Context, t fuzz.Target, stmts []string) (rs []*fuzz.Result, err error) {
+	return e.exec(ctx, t, stmts, func(ctx context.Context, stmts []string) ([]*fuzz.Result, error) {
+		return fuzz.ExecAll(ctx, t, stmts)
+	})
+}
+
+// exec runs stmts on t with run, counting them; a panic in the target becomes a crash result for
+// every statement.
+func (e *executor) exec(ctx context.Context, t fuzz.Target, stmts []string,
+	run func(context.Context, []string) ([]*fuzz.Result, error)) (rs []*fuzz.Result, err error) {
 	if len(stmts) == 0 {
 		return nil, nil
 	}
@@ -201,7 +265,7 @@ func (e *executor) execAll(ctx context.Context, t fuzz.Target, stmts []string) (
 			}
 		}
 	}()
-	rs, err = fuzz.ExecAll(ctx, t, stmts)
+	rs, err = run(ctx, stmts)
 	if err == nil && len(rs) != len(stmts) {
 		err = fmt.Errorf("polyfuzz bug: target %s answered %d of %d statements", t.Name(), len(rs), len(stmts))
 	}
@@ -246,4 +310,13 @@ func sameSetup(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// stmtsOf returns the queries of cs, in order.
+func stmtsOf(cs []*fuzz.Case) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Texts()...)
+	}
+	return out
 }

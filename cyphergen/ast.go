@@ -266,7 +266,9 @@ func printClause(b *strings.Builder, c Clause) {
 		b.WriteString("RETURN ")
 		c.Projection.print(b)
 	default:
-		printReadClause(b, c)
+		if !printWriteClause(b, c) {
+			printReadClause(b, c)
+		}
 	}
 }
 

@@ -29,6 +29,7 @@ type Generator struct {
 	avoid           map[string]bool
 	diff, partition bool
 	genie, grev     bool
+	writes          bool // Options.Writes percent of the cases write (cases_write.go)
 	graphs          *fuzz.SetupCache[*graphEntry]
 }
 
@@ -56,6 +57,9 @@ func (g *Generator) Generate(seed uint64) (*fuzz.Case, error) {
 	}
 	qg := newQueryGen(g.o, ge.gi, g.avoid, rand.New(rand.NewPCG(seed, queryStream)))
 	c := &fuzz.Case{Domain: "graph", Gen: g.gen, Seed: seed, Setup: append([]string(nil), ge.setup...)}
+	if g.writeCase(c, qg, seed) {
+		return c, nil
+	}
 	if g.diff || g.genie || g.grev {
 		q := qg.Query().String()
 		c.Queries = append(c.Queries, fuzz.Query{Role: RoleQuery, Text: q})

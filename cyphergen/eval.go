@@ -58,8 +58,12 @@ type Semantics struct {
 // RunSemantics is Run under the given semantics.
 func (g *Graph) RunSemantics(q *Query, sem Semantics) (cols []string, rows [][]cypherval.Val, err error) {
 	st := &runState{g: g, sem: sem}
+	if err := st.writable(q); err != nil {
+		return nil, nil, err
+	}
 	q = modelQuery(q, sem)
 	cols, rows, err = st.run(q)
+	st.undoOnError(err)
 	var ee *EvalError
 	if err != nil && errors.As(err, &ee) && hasLimit(q) {
 		switch ee.Code {
@@ -92,6 +96,7 @@ func hasLimit(q *Query) bool {
 type runState struct {
 	g   *Graph
 	sem Semantics
+	w   *writeState // the writing clauses' state (eval_write.go), nil before the first
 	*graphIndex
 }
 
@@ -196,6 +201,9 @@ func (st *runState) single(sq *SingleQuery) ([]string, [][]cypherval.Val, error)
 func (st *runState) singleFrom(rows []row, sq *SingleQuery) ([]string, [][]cypherval.Val, error) {
 	var err error
 	for i, c := range sq.Clauses {
+		if err := st.beforeClause(c); err != nil {
+			return nil, nil, err
+		}
 		switch c := c.(type) {
 		case *Match:
 			rows, err = st.match(rows, c)
@@ -235,7 +243,12 @@ func (st *runState) singleFrom(rows []row, sq *SingleQuery) ([]string, [][]cyphe
 		case *CallSub:
 			rows, err = st.callSub(rows, c)
 		default:
-			return nil, nil, unsupported("clause")
+			if !IsWrite(c) {
+				return nil, nil, unsupported("clause")
+			}
+			if rows, err = st.write(rows, c); err == nil && i == len(sq.Clauses)-1 {
+				return nil, nil, nil // a query that ends with a write returns no rows
+			}
 		}
 		if err != nil {
 			return nil, nil, err

@@ -52,6 +52,13 @@ import (
 //	count-subquery    COUNT { MATCH ... WHERE ... } (Neo4j 5.3 and later)
 //	call-subquery     CALL { [WITH imported] ... RETURN ... }
 //
+// and, for the writing clauses of ast_write.go:
+//
+//	create, merge     CREATE, MERGE
+//	set, set-map, set-label   SET x.k = v, SET x += {...}, SET x:L
+//	remove, remove-label      REMOVE x.k, REMOVE x:L
+//	delete, detach-delete     DELETE, DETACH DELETE
+//
 // One feature belongs to the graph rather than to a query: node-labels ([FeatureNodeLabels]),
 // a node with no label or several.
 func Features(q *Query) []string {
@@ -158,6 +165,8 @@ func clauseFeatures(c Clause, set map[string]bool) {
 		for _, b := range c.Body.Clauses {
 			clauseFeatures(b, set)
 		}
+	default:
+		writeFeatures(c, set)
 	}
 }
 

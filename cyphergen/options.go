@@ -73,6 +73,9 @@ type Options struct {
 	// Queries is the number of consecutive cases that share one graph (GDsmith's
 	// --num-queries: 1000).
 	Queries int
+	// Writes is the percentage of cases that write (when the state oracle runs): a query with
+	// writing clauses, then the graph read back whole (qgen_write.go).
+	Writes int
 }
 
 // DefaultOptions returns GDsmith's default graph parameters and polyfuzz's defaults for its
@@ -100,6 +103,7 @@ func DefaultOptions() Options {
 		Order:     20,
 		Guided:    1,
 		Queries:   100,
+		Writes:    20,
 	}
 }
 
@@ -129,6 +133,7 @@ func (o *Options) form() genopts.Form {
 		genopts.Int("order", &o.Order, 0, 100),
 		genopts.Int("guided", &o.Guided, 0, 1),
 		genopts.Int("queries", &o.Queries, 1, 1<<16),
+		genopts.IntOmit("writes", &o.Writes, 0, 100, 0), // options stored before writes existed have none
 		genopts.List("proptypes", "property type", &o.PropTypes, propTypeChoices, Type.String),
 	}}
 }

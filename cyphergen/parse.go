@@ -21,7 +21,9 @@ type SyntaxError struct {
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
 
 // ParseQuery parses a Cypher query in the language the printer of ast.go prints ([Query.String]):
-// MATCH, OPTIONAL MATCH, UNWIND, WITH and RETURN clauses joined by UNION [ALL], and the same
+// MATCH, OPTIONAL MATCH, UNWIND, WITH and RETURN clauses and the writing clauses CREATE, MERGE,
+// SET, REMOVE and [DETACH] DELETE (ast_write.go; a single query ends with RETURN or a writing
+// clause), joined by UNION [ALL], and the same
 // language written by hand: keywords in any case, `//` and `/* */` comments, a trailing ';',
 // backquoted identifiers, strings in single or double quotes, operators without parentheses.
 //
@@ -34,7 +36,7 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e
 // printer prints parses back to a query that prints the same: ParseQuery(q.String()).String() ==
 // q.String().
 //
-// What the AST cannot express (writing clauses, variable-length relationships, map literals,
+// What the AST cannot express (FOREACH, MERGE's ON CREATE, variable-length relationships, map literals,
 // path variables, parameters, list comprehensions...) is a *SyntaxError whose message starts
 // with "unsupported:".
 func ParseQuery(text string) (q *Query, err error) {
@@ -399,7 +401,7 @@ func (p *parser) singleQuery() *SingleQuery {
 	for {
 		c := p.clause()
 		s.Clauses = append(s.Clauses, c)
-		if _, ok := c.(*Return); ok {
+		if _, ok := c.(*Return); ok || IsWrite(c) && p.atQueryEnd() {
 			return s
 		}
 	}
@@ -424,6 +426,9 @@ func (p *parser) clause() Clause {
 		return &Return{Projection: p.projection()}
 	case t.isKw("CALL") && p.toks[p.i+1].isPunct("{"):
 		return p.callSub()
+	}
+	if c := p.writeClause(); c != nil {
+		return c
 	}
 	for _, w := range writing {
 		if t.isKw(w) {

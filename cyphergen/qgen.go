@@ -39,6 +39,7 @@ type QueryGen struct {
 	afterOpt bool                     // an OPTIONAL MATCH came since the last WITH
 	noGroup  bool                     // no aggregation, DISTINCT, SKIP or LIMIT (partitioning)
 	known    bool                     // generate from known bindings only (guided operands)
+	nextID   int                      // the next fresh id of an element a write creates
 }
 
 // gelem is a graph element: a node ID or a relationship index.

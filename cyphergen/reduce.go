@@ -222,6 +222,9 @@ func queryEdits(text string) ([]queryEdit, error) {
 		pp := "part " + strconv.Itoa(pi) + " "
 		for ci := 0; ci < len(p.Clauses)-1; ci++ {
 			cs := p.Clauses
+			if lastWrite(p, ci) {
+				continue // a query that writes keeps writing (reduce_write.go)
+			}
 			try(pp+"clause "+strconv.Itoa(ci)+" drop: "+clauseText(cs[ci]), func() {
 				p.Clauses = append(append([]Clause(nil), cs[:ci]...), cs[ci+1:]...)
 			}, func() { p.Clauses = cs })
@@ -298,6 +301,8 @@ func clauseEdits(at string, c Clause, try editFunc) {
 		projectionEdits(at, &c.Projection, try)
 	case *CallSub:
 		callSubEdits(at, c, try)
+	default:
+		writeEdits(at, c, try)
 	}
 }
 
@@ -396,6 +401,8 @@ func clauseExprs(c Clause) []*Expr {
 		}
 	case *Return:
 		proj(&c.Projection)
+	default:
+		out = append(out, writeExprs(c)...)
 	}
 	return out
 }

@@ -27,6 +27,10 @@ type Case struct {
 	// before them; 0 when every query comes from the seed. A case with derived queries runs by its
 	// statements alone: they are not derived again.
 	Derived int `json:"derived,omitempty"`
+	// Writes says that the queries change the state the setup built (a graph write). The runner
+	// runs them isolated ([Isolator]) or, on a target that cannot isolate, runs the setup again
+	// before the next case, so that the cases sharing a setup all start from it.
+	Writes bool `json:"writes,omitempty"`
 	// Memo is what the generator knew of the case when it made it (a parsed form), for the
 	// domain's oracles, so that they need not read the case's text back. It is not stored, and
 	// Clone drops it: a copy may be edited.

@@ -31,7 +31,11 @@ whose patterns are cut from regions of the graph and whose WHERE conditions are 
 there, so that most queries return rows. Every query runs on every engine and on polyfuzz's own
 reference evaluator (unless --ref=false), and the answers are compared as multisets (diff). The
 partition oracle (GDBMeter's query partitioning) checks each engine against itself: a query's rows
-are the rows of the same query restricted to p, NOT p and p IS NULL. Crashes, timeouts and errors the
+are the rows of the same query restricted to p, NOT p and p IS NULL. The state oracle checks writes:
+a fifth of the cases (writes=20) run a query with CREATE, MERGE, SET, REMOVE or DELETE, then read the
+whole graph back, and every engine must return the same rows and leave the same graph as the
+reference; the graph is then restored for the next case (a rolled-back transaction on Neo4j, the
+setup run again on FalkorDB). Crashes, timeouts and errors the
 reference does not share are findings too. Known semantic differences between engines (docs/graph.md)
 steer generation and classify a discrepancy they explain as known rather than as a finding.
 Findings are reduced (queries: clauses, patterns, expressions; graph: relationships, nodes, labels,
@@ -84,7 +88,7 @@ var Domain = &domain.Domain{
 		}},
 	},
 	Oracles:        table.Infos(),
-	DefaultOracles: []string{"diff", "tlp-where"},
+	DefaultOracles: []string{"diff", "tlp-where", "state"},
 	Timeout:        10 * time.Second, TimeoutHelp: "a query over it is a skipped check (error: timeout)",
 	FaultExample: "drop-row:MATCH",
 	GenDefault:   func() string { return cyphergen.DefaultOptions().String() },
@@ -121,13 +125,21 @@ var table = domain.OracleTable[explainer]{
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "genie"}, New: func(explain explainer) fuzz.Oracle { return rewriteOracle("genie", explain) }},
 	{OracleInfo: domain.OracleInfo{Name: "grev"}, New: func(explain explainer) fuzz.Oracle { return rewriteOracle("grev", explain) }},
+	{OracleInfo: domain.OracleInfo{Name: "state", Multi: true}, New: func(explain explainer) fuzz.Oracle {
+		o := oracles.State{Layout: cyphergen.GraphState, Reference: "ref", Show: show}
+		if explain == nil {
+			return o
+		}
+		return oracles.Known{Oracle: o, Explain: explain}
+	}},
 	{OracleInfo: domain.OracleInfo{Name: "error", Always: true}, New: func(explain explainer) fuzz.Oracle {
 		return oracles.Errors{SkipTimeouts: true, Reference: "ref", Expect: func(_, code, msg string) bool {
 			return code == cyphergen.CodeUnsupported || explain != nil && cyphergen.ExpectedError(msg) != ""
 		}}
 	}},
 	{OracleInfo: domain.OracleInfo{Name: "guidance", Always: true}, New: func(explainer) fuzz.Oracle {
-		return oracles.Emptiness{Target: "ref", Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere.Sub("orig")}}
+		return oracles.Emptiness{Target: "ref", Layouts: []*fuzz.Layout{cyphergen.GraphQuery, fuzz.TLPWhere.Sub("orig"),
+			cyphergen.GraphState.Sub("write")}}
 	}},
 }
 
@@ -157,7 +169,7 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 	names := s.Names()
 	hasRef := slices.Contains(names, "ref")
 	if !slices.ContainsFunc(s.Oracles, func(o string) bool { return slices.Contains(logicOracles, o) }) {
-		return nil, fmt.Errorf("no logic oracle to run: diff needs two engines (or the reference), and partition, genie and grev were not asked for")
+		return nil, fmt.Errorf("no logic oracle to run: diff and state need two engines (or the reference), and partition, genie and grev were not asked for")
 	}
 	f := cyphergen.Format{Env: map[string]string{}}
 	st := &domain.Setup{Reducer: cyphergen.NewReducer()}
@@ -190,7 +202,8 @@ func build(_ context.Context, s *domain.Settings, _ func(string)) (*domain.Setup
 		avoid = cyphergen.Avoid(nil)
 	}
 	st.Gen = cyphergen.NewGenerator(opts, avoid, slices.Contains(s.Oracles, "diff"), slices.Contains(s.Oracles, "tlp-where")).
-		WithRewrites(slices.Contains(s.Oracles, "genie"), slices.Contains(s.Oracles, "grev"))
+		WithRewrites(slices.Contains(s.Oracles, "genie"), slices.Contains(s.Oracles, "grev")).
+		WithWrites(slices.Contains(s.Oracles, "state"))
 	return st, nil
 }
 

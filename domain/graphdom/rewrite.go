@@ -7,7 +7,7 @@ import (
 )
 
 // logicOracles are the oracles that shape a graph case's queries; a campaign needs one.
-var logicOracles = []string{"diff", "tlp-where", "genie", "grev"}
+var logicOracles = []string{"diff", "tlp-where", "state", "genie", "grev"}
 
 // rewriteOracle returns the oracle of GraphGenie's rewrites ("genie") or GRev's path covers
 // ("grev"): on each engine, the rewrite's rows equal, contain or are contained in the query's

@@ -315,6 +315,11 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 	if err != nil {
 		return t.failure(ctx, sctx, err)
 	}
+	return t.result(keys, recs), nil
+}
+
+// result makes the canonical result of a statement's columns and records.
+func (t *Target) result(keys []string, recs []*neo4j.Record) *fuzz.Result {
 	r := &fuzz.Result{Status: fuzz.StatusOK, Columns: keys, Rows: make([][]string, len(recs))}
 	for i, rec := range recs {
 		row := make([]string, len(rec.Values))
@@ -323,7 +328,7 @@ func (t *Target) Exec(ctx context.Context, stmt string) (*fuzz.Result, error) {
 		}
 		r.Rows[i] = row
 	}
-	return r, nil
+	return r
 }
 
 // failure classifies a failed statement: an engine error, a timeout, a lost connection, or (when
