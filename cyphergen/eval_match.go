@@ -332,9 +332,15 @@ func (mt *matcher) rel(pi, i int, back bool, next func() error) error {
 		mt.used[ri] = was
 		return err
 	}
+	return mt.eachRel(a, dir, try)
+}
+
+// eachRel calls f for each relationship at node a in direction dir, with out telling whether a
+// is its start; an undirected pattern meets a self-loop once, as outgoing.
+func (mt *matcher) eachRel(a int, dir Dir, f func(ri int, out bool) error) error {
 	if dir != In {
 		for _, ri := range mt.st.out[a] {
-			if err := try(ri, true); err != nil {
+			if err := f(ri, true); err != nil {
 				return err
 			}
 		}
@@ -344,7 +350,7 @@ func (mt *matcher) rel(pi, i int, back bool, next func() error) error {
 			if dir == Both && mt.st.g.Rels[ri].From == a {
 				continue // a self-loop, already matched as outgoing
 			}
-			if err := try(ri, false); err != nil {
+			if err := f(ri, false); err != nil {
 				return err
 			}
 		}

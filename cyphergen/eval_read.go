@@ -290,24 +290,7 @@ func (mt *matcher) varRel(pi, i int, back bool, next func() error) error {
 			mt.used[ri] = was
 			return err
 		}
-		if dir != In {
-			for _, ri := range mt.st.out[cur] {
-				if err := step(ri, true); err != nil {
-					return err
-				}
-			}
-		}
-		if dir != Out {
-			for _, ri := range mt.st.in[cur] {
-				if dir == Both && mt.st.g.Rels[ri].From == cur {
-					continue
-				}
-				if err := step(ri, false); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return mt.eachRel(cur, dir, step)
 	}
 	return walk(mt.at[pi][from], 0)
 }

@@ -222,27 +222,11 @@ func (qg *QueryGen) subquery(count bool) (gexpr, bool) {
 		}
 		p.Nodes = []NodePat{{Var: b.name}}
 		for k, ri := range rels {
-			r := qg.gi.g.Rels[ri]
-			rp := RelPat{Dir: Out}
-			if r.From != nodes[k] {
-				rp.Dir = In
-			}
-			if qg.ok("undirected") && qg.pct(15) {
-				rp.Dir = Both
-			}
-			if qg.pct(60) {
-				rp.Types = []string{r.Type}
-			}
+			rp := qg.hopPat(nodes[k], ri)
 			if qg.ok("var-length") && qg.pct(15) {
 				rp.Hops = &Hops{Min: 1, Max: 1 + qg.r.IntN(2)}
 			}
-			np := NodePat{}
-			for _, l := range qg.gi.g.Nodes[nodes[k+1]].Labels {
-				if qg.pct(40) {
-					np.Labels = append(np.Labels, l)
-				}
-			}
-			p.Rels, p.Nodes = append(p.Rels, rp), append(p.Nodes, np)
+			p.Rels, p.Nodes = append(p.Rels, rp), append(p.Nodes, qg.hopNode(nodes[k+1]))
 		}
 	} else {
 		p.Nodes = []NodePat{{Var: b.name}}
@@ -295,25 +279,10 @@ func (qg *QueryGen) callSub() Clause {
 	p := Pattern{Nodes: []NodePat{{Var: b.name}}}
 	end := qg.fresh("n")
 	for k, ri := range rels {
-		r := qg.gi.g.Rels[ri]
-		rp := RelPat{Dir: Out}
-		if r.From != nodes[k] {
-			rp.Dir = In
-		}
-		if qg.ok("undirected") && qg.pct(15) {
-			rp.Dir = Both
-		}
-		if qg.pct(60) {
-			rp.Types = []string{r.Type}
-		}
-		np := NodePat{}
+		rp := qg.hopPat(nodes[k], ri)
+		np := qg.hopNode(nodes[k+1])
 		if k == len(rels)-1 {
 			np.Var = end
-		}
-		for _, l := range qg.gi.g.Nodes[nodes[k+1]].Labels {
-			if qg.pct(40) {
-				np.Labels = append(np.Labels, l)
-			}
 		}
 		p.Rels, p.Nodes = append(p.Rels, rp), append(p.Nodes, np)
 	}
@@ -343,4 +312,32 @@ func (qg *QueryGen) callSub() Clause {
 	}
 	qg.bind(bind, v)
 	return c
+}
+
+// hopPat is the relationship pattern of a subquery's hop over relationship ri from node from:
+// its direction (sometimes undirected) and sometimes its type.
+func (qg *QueryGen) hopPat(from, ri int) RelPat {
+	r := qg.gi.g.Rels[ri]
+	rp := RelPat{Dir: Out}
+	if r.From != from {
+		rp.Dir = In
+	}
+	if qg.ok("undirected") && qg.pct(15) {
+		rp.Dir = Both
+	}
+	if qg.pct(60) {
+		rp.Types = []string{r.Type}
+	}
+	return rp
+}
+
+// hopNode is the anonymous node pattern of a subquery's hop to node id, with some of its labels.
+func (qg *QueryGen) hopNode(id int) NodePat {
+	np := NodePat{}
+	for _, l := range qg.gi.g.Nodes[id].Labels {
+		if qg.pct(40) {
+			np.Labels = append(np.Labels, l)
+		}
+	}
+	return np
 }
