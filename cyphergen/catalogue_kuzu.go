@@ -25,6 +25,22 @@ var kuzuCatalogue = []Divergence{
 		Evidence: "testdata/graph-findings/kuzu-case-when-ref; LadybugDB#662 (Kùzu's fork; fixed there)",
 	},
 	{
+		ID: "kuzu-map-literal-where", Engines: []string{"kuzu"}, Features: []string{"map-literal"}, Steer: true,
+		Error: `^bad_function_call$`,
+		Summary: "Kùzu 0.11.3 fails with the internal error bad_function_call on a property of a map literal in a " +
+			"WHERE: MATCH (n) WHERE {ka: n.k}.ka RETURN n.id (the same expression in RETURN works). Found by " +
+			"polyfuzz; map literals are steered away on Kùzu",
+		Evidence: "kuzu 0.11.3, campaign seed 7 and by hand",
+	},
+	{
+		ID: "kuzu-create-needs-table", Engines: []string{"kuzu"}, Features: []string{"create", "merge"}, Steer: true,
+		Error: `^Binder exception: Create (node|rel) \w+ (with multiple node labels|bound by multiple node labels|expects primary key)`,
+		Summary: "Kùzu creates or merges a node only in one node table with its primary key, and a relationship only " +
+			"between nodes of known tables: a created node pattern without its one label or its id, or a relationship " +
+			"between nodes matched without a label, is a binder error. CREATE and MERGE are steered away on Kùzu",
+		Evidence: "kuzu 0.11.3: MATCH (n0) CREATE (n0)<-[r1:T0]-(n0) and MATCH (n2) MERGE (n4) fail; campaign seed 7",
+	},
+	{
 		ID: "kuzu-union-types", Engines: []string{"kuzu"},
 		Error: `^Binder exception: \w+ has data type [\w\[\]]+ but [\w\[\]]+ was expected\.`,
 		Summary: "Kùzu types the columns of a UNION statically: parts whose column types differ (a node and an " +
