@@ -115,13 +115,6 @@ var Catalogue = []Divergence{
 		Evidence: "neo4j 4.4.48: Neo.ClientError.Statement.SyntaxError on both forms, campaign seed 9",
 	},
 	{
-		ID: "neo4j4-path-before-set", Engines: []string{"neo4j"}, Versions: []string{"neo4j<5.0"},
-		Features: []string{"named-path"}, Steer: true,
-		Summary: "Neo4j 4.4 returns a path bound before a SET with the properties its nodes had before the SET: " +
-			"MATCH p = (n) SET n.k = 'x' RETURN p gives the node without k (Neo4j 5 and the reference: with k)",
-		Evidence: "neo4j 4.4.48, campaign seed 9 (state oracle); 5.26.30 and 2026.08.1 return the new value",
-	},
-	{
 		ID: "falkordb-tointeger-floor", Engines: []string{"falkordb"}, Features: []string{"fn:tointeger"}, Steer: true,
 		Summary: "FalkorDB 4.16.3's toInteger rounds a negative float down (toInteger(-2.25) = -3); Neo4j and " +
 			"openCypher truncate toward zero (-2). Found by polyfuzz; steered away so that campaigns see other differences",

@@ -32,6 +32,11 @@ func (st *runState) writable(q *Query) error {
 	if len(q.Parts) > 1 && q.Writes() {
 		return unsupported("writing clauses in a UNION")
 	}
+	if q.Writes() && slices.Contains(Features(q), "named-path") {
+		// Neo4j's paths hold the elements themselves: a path bound before a SET shows the new
+		// properties (4.4.48 and 2026.08.1); the reference's path values are copies.
+		return unsupported("a path variable in a query that writes")
+	}
 	return nil
 }
 

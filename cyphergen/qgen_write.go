@@ -1,6 +1,7 @@
 package cyphergen
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/polyfuzz/polyfuzz/cypherval"
@@ -18,15 +19,21 @@ func (qg *QueryGen) WriteQuery() *Query {
 	// One relationship per MATCH and every element named: how many rows reach the writes then
 	// depends neither on relationship uniqueness nor on FalkorDB's merging of matches that
 	// differ only in unnamed elements (docs/graph.md), since each row writes.
-	saved := qg.o
+	// No path variable either: the reference does not model a path's elements after a write.
+	saved, savedAvoid := qg.o, qg.avoid
 	qg.o.Patterns, qg.o.PathLen = Range{Min: 1, Max: 1}, Range{Min: 0, Max: 1}
+	qg.avoid = maps.Clone(qg.avoid)
+	if qg.avoid == nil {
+		qg.avoid = map[string]bool{}
+	}
+	qg.avoid["named-path"] = true
 	sq := &SingleQuery{Clauses: []Clause{qg.match(false)}}
 	if qg.pct(25) {
 		if m := qg.match(false); m != nil {
 			sq.Clauses = append(sq.Clauses, m)
 		}
 	}
-	qg.o = saved
+	qg.o, qg.avoid = saved, savedAvoid
 	for _, c := range sq.Clauses {
 		qg.nameAll(c.(*Match))
 	}
