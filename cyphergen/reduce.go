@@ -212,9 +212,9 @@ func queryEdits(text string) ([]queryEdit, error) {
 		for i := range q.Parts {
 			parts, all := q.Parts, q.All
 			try("part "+strconv.Itoa(i)+" drop: "+parts[i].String(), func() {
-				q.Parts = append(append([]*SingleQuery(nil), parts[:i]...), parts[i+1:]...)
+				q.Parts = without(parts, i)
 				j := min(i, len(all)-1)
-				q.All = append(append([]bool(nil), all[:j]...), all[j+1:]...)
+				q.All = without(all, j)
 			}, func() { q.Parts, q.All = parts, all })
 		}
 	}
@@ -226,7 +226,7 @@ func queryEdits(text string) ([]queryEdit, error) {
 				continue // a query that writes keeps writing (reduce_write.go)
 			}
 			try(pp+"clause "+strconv.Itoa(ci)+" drop: "+clauseText(cs[ci]), func() {
-				p.Clauses = append(append([]Clause(nil), cs[:ci]...), cs[ci+1:]...)
+				p.Clauses = without(cs, ci)
 			}, func() { p.Clauses = cs })
 		}
 		for ci, c := range p.Clauses {
@@ -287,7 +287,7 @@ func clauseEdits(at string, c Clause, try editFunc) {
 		if len(ps) > 1 {
 			for i := range ps {
 				try(at+"drop pattern "+strconv.Itoa(i), func() {
-					c.Patterns = append(append([]Pattern(nil), ps[:i]...), ps[i+1:]...)
+					c.Patterns = without(ps, i)
 				}, func() { c.Patterns = ps })
 			}
 		}
@@ -357,7 +357,7 @@ func projectionEdits(at string, p *Projection, try editFunc) {
 	if items := p.Items; len(items) > 1 {
 		for i := range items {
 			try(at+"drop item "+strconv.Itoa(i)+": "+Print(items[i].Expr), func() {
-				p.Items = append(append([]Item(nil), items[:i]...), items[i+1:]...)
+				p.Items = without(items, i)
 			}, func() { p.Items = items })
 		}
 	}
@@ -464,7 +464,7 @@ func exprEdits(at string, slot *Expr, try editFunc) {
 		elems := e.Elems
 		for i := range elems {
 			try(at+"expr "+text+" drop element "+strconv.Itoa(i), func() {
-				e.Elems = append(append([]Expr(nil), elems[:i]...), elems[i+1:]...)
+				e.Elems = without(elems, i)
 			}, func() { e.Elems = elems })
 		}
 	case *Case:
@@ -472,7 +472,7 @@ func exprEdits(at string, slot *Expr, try editFunc) {
 		if len(whens) > 1 {
 			for i := range whens {
 				try(at+"expr "+text+" drop when "+strconv.Itoa(i), func() {
-					e.Whens = append(append([]When(nil), whens[:i]...), whens[i+1:]...)
+					e.Whens = without(whens, i)
 				}, func() { e.Whens = whens })
 			}
 		}
@@ -484,4 +484,9 @@ func exprEdits(at string, slot *Expr, try editFunc) {
 	for _, ch := range exprChildren(old) {
 		exprEdits(at, ch, try)
 	}
+}
+
+// without returns a copy of xs without its element i.
+func without[T any](xs []T, i int) []T {
+	return append(append([]T(nil), xs[:i]...), xs[i+1:]...)
 }

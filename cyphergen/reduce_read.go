@@ -39,7 +39,7 @@ func readExprEdits(at, text string, e Expr, try editFunc) {
 		for i := range es {
 			if len(es) > 1 {
 				try(at+"drop entry "+strconv.Itoa(i), func() {
-					e.Entries = append(append([]PropEq(nil), es[:i]...), es[i+1:]...)
+					e.Entries = without(es, i)
 				}, func() { e.Entries = es })
 			}
 		}
@@ -48,7 +48,7 @@ func readExprEdits(at, text string, e Expr, try editFunc) {
 		for i := range its {
 			if len(its) > 1 {
 				try(at+"drop item "+strconv.Itoa(i), func() {
-					e.Items = append(append([]MapItem(nil), its[:i]...), its[i+1:]...)
+					e.Items = without(its, i)
 				}, func() { e.Items = its })
 			}
 		}
@@ -70,7 +70,7 @@ func callSubEdits(at string, c *CallSub, try editFunc) {
 	cs := body.Clauses
 	for ci := 0; ci < len(cs)-1; ci++ {
 		try(at+"clause "+strconv.Itoa(ci)+" drop: "+clauseText(cs[ci]), func() {
-			body.Clauses = append(append([]Clause(nil), cs[:ci]...), cs[ci+1:]...)
+			body.Clauses = without(cs, ci)
 		}, func() { body.Clauses = cs })
 	}
 	for ci, b := range cs {

@@ -26,7 +26,7 @@ func writeEdits(at string, c Clause, try editFunc) {
 		if len(ps) > 1 {
 			for i := range ps {
 				try(at+"drop pattern "+itoa(i), func() {
-					c.Patterns = append(append([]Pattern(nil), ps[:i]...), ps[i+1:]...)
+					c.Patterns = without(ps, i)
 				}, func() { c.Patterns = ps })
 			}
 		}
@@ -40,7 +40,7 @@ func writeEdits(at string, c Clause, try editFunc) {
 		if len(items) > 1 {
 			for i := range items {
 				try(at+"drop item "+itoa(i), func() {
-					c.Items = append(append([]SetItem(nil), items[:i]...), items[i+1:]...)
+					c.Items = without(items, i)
 				}, func() { c.Items = items })
 			}
 		}
@@ -48,7 +48,7 @@ func writeEdits(at string, c Clause, try editFunc) {
 			if m := items[i].Map; len(m) > 1 {
 				for j := range m {
 					try(at+"item "+itoa(i)+" drop key "+itoa(j), func() {
-						c.Items[i].Map = append(append([]PropEq(nil), m[:j]...), m[j+1:]...)
+						c.Items[i].Map = without(m, j)
 					}, func() { c.Items[i].Map = m })
 				}
 			}
@@ -58,7 +58,7 @@ func writeEdits(at string, c Clause, try editFunc) {
 		if len(items) > 1 {
 			for i := range items {
 				try(at+"drop item "+itoa(i), func() {
-					c.Items = append(append([]RemoveItem(nil), items[:i]...), items[i+1:]...)
+					c.Items = without(items, i)
 				}, func() { c.Items = items })
 			}
 		}
@@ -67,7 +67,7 @@ func writeEdits(at string, c Clause, try editFunc) {
 		if len(es) > 1 {
 			for i := range es {
 				try(at+"drop item "+itoa(i), func() {
-					c.Exprs = append(append([]Expr(nil), es[:i]...), es[i+1:]...)
+					c.Exprs = without(es, i)
 				}, func() { c.Exprs = es })
 			}
 		}
