@@ -269,6 +269,11 @@ func (t *Target) txConfig(c *neo4j.TransactionConfig) {
 // run runs one auto-commit statement and collects its columns and records.
 func (t *Target) run(ctx context.Context, stmt string) ([]string, []*neo4j.Record, error) {
 	res, err := t.sess.Run(ctx, stmt, nil, t.txConfig)
+	return collect(ctx, res, err)
+}
+
+// collect returns the columns and records of a statement's result, or the error of running it.
+func collect(ctx context.Context, res neo4j.ResultWithContext, err error) ([]string, []*neo4j.Record, error) {
 	if err != nil {
 		return nil, nil, err
 	}

@@ -76,15 +76,7 @@ func (t *Target) begin(ctx context.Context, n int) (neo4j.ExplicitTransaction, e
 // runIn runs one statement in tx and collects its columns and records.
 func (t *Target) runIn(ctx context.Context, tx neo4j.ExplicitTransaction, stmt string) ([]string, []*neo4j.Record, error) {
 	res, err := tx.Run(ctx, stmt, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	recs, err := res.Collect(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	keys, err := res.Keys()
-	return keys, recs, err
+	return collect(ctx, res, err)
 }
 
 // execIn runs one statement in tx as Exec runs it alone.
